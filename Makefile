@@ -1,0 +1,119 @@
+# Medan - build, test, bench.  See README.md and docs/architecture.md.
+#
+#   make              build bin/medan-*
+#   make test         install missing build deps (as root), run every test,
+#                     then run them again under ASan/UBSan
+#   make test SAN=1   only the sanitizer run
+#   make bench        perft and search benchmarks (slow, not part of test)
+#   make match        a short engine-vs-engine match (the README main job)
+#   make install PREFIX=/usr/local
+#
+# Components are discovered: every engines/<game>/ folder with a main.c
+# becomes bin/medan-<game>; tests/unit/test_*.c become cmocka tests.
+# A folder may add rules in its own module.mk.
+
+CC      ?= cc
+SAN     ?= 0
+PREFIX  ?= /usr/local
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -I.
+OPT     ?= -O2
+CFLAGS  += $(CSTD) $(OPT) -g $(WARN) -pthread -MMD -MP
+LDLIBS  += -pthread -lm
+
+ifeq ($(SAN),1)
+BUILD   := build-san
+BIN     := build-san/bin
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD   := build
+BIN     := bin
+CFLAGS  += -march=native
+endif
+
+GAMES      := $(patsubst engines/%/main.c,%,$(wildcard engines/*/main.c))
+LIB_SRC    := $(wildcard core/*.c protocol/*.c search/*.c)
+LIB_SRC    := $(filter-out core/registry.c,$(LIB_SRC))
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIBMEDAN   := $(BUILD)/libmedan.a
+REG_OBJ    := $(BUILD)/core/registry.o
+
+game_src    = $(filter-out engines/$(1)/main.c,$(wildcard engines/$(1)/*.c))
+game_lib    = $(BUILD)/libgame_$(1).a
+GAME_LIBS  := $(foreach g,$(GAMES),$(call game_lib,$(g)))
+ENGINES    := $(foreach g,$(GAMES),$(BIN)/medan-$(g))
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC   := $(wildcard tests/tools/*.c)
+TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+
+PROGRAMS   := $(ENGINES)
+TEST_DEPS  := $(TOOL_BIN)
+
+.PHONY: all test test-suite unit transcripts robust bench match install clean deps
+all: $(PROGRAMS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIBMEDAN): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+define GAME_RULES
+$(call game_lib,$(1)): $(patsubst %.c,$(BUILD)/%.o,$(call game_src,$(1)))
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(BIN)/medan-$(1): $(BUILD)/engines/$(1)/main.o $(call game_lib,$(1)) $(LIBMEDAN)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS) -lreadline
+endef
+$(foreach g,$(GAMES),$(eval $(call GAME_RULES,$(g))))
+
+# Unit tests link every game, the registry and the library.
+$(BUILD)/tests/%: tests/unit/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
+
+$(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
+
+-include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
+
+# ---- tests ---------------------------------------------------------------
+deps:
+	@sh tests/deps.sh
+
+test: deps
+	$(MAKE) SAN=0 test-suite
+	$(MAKE) SAN=1 test-suite
+
+test-suite: unit transcripts robust
+	@echo "test-suite ($(BUILD)): all passed"
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+transcripts: $(PROGRAMS) $(TEST_DEPS)
+	@sh tests/run-transcripts.sh $(BUILD) $(BIN)
+
+robust: $(PROGRAMS) $(TEST_DEPS)
+	@sh tests/run-robust.sh $(BUILD) $(BIN)
+
+# ---- benchmarks, match, install -------------------------------------------
+bench: all
+	@sh tests/bench.sh $(BIN)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-san bin
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -1,0 +1,19 @@
+/* registry.c - every game Medan knows.  Adding a game: one line here. */
+#include <string.h>
+
+#include "game.h"
+
+extern const struct game loa_game;
+
+const struct game *const game_registry[] = {
+    &loa_game,
+    NULL,
+};
+
+const struct game *game_find(const char *name)
+{
+    for (int i = 0; game_registry[i]; i++)
+        if (strcmp(game_registry[i]->name, name) == 0)
+            return game_registry[i];
+    return NULL;
+}

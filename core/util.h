@@ -1,0 +1,55 @@
+/* util.h - small helpers shared by every module: clocks, PRNG, strings. */
+#ifndef MEDAN_UTIL_H
+#define MEDAN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Print "medan: <msg>" to stderr and exit(2): only for the environment
+ * (out of memory, a pipe that cannot be made), never for input. */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Monotonic clock. */
+int64_t now_ms(void);
+int64_t now_us(void);
+
+/* PRNG: xoshiro256** seeded through splitmix64. Deterministic everywhere. */
+struct rng {
+    uint64_t s[4];
+};
+uint64_t splitmix64(uint64_t *x);
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+double rng_double(struct rng *r); /* [0, 1) */
+/* A stable 64-bit mix of several values: seeds for (match, game, seat). */
+uint64_t mix64(uint64_t a, uint64_t b);
+
+/* Split s in place at spaces/tabs; returns the token count (<= max). */
+int str_split(char *s, char **tok, int max);
+/* Strip trailing CR/LF and spaces in place. */
+void str_chomp(char *s);
+int str_ieq(const char *a, const char *b);            /* case-insensitive */
+int str_prefix(const char *s, const char *prefix);    /* s starts with */
+/* Strict integer parse of the whole string within [lo, hi]. */
+int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+int parse_u64(const char *s, uint64_t *out);
+
+/* Append to a bounded buffer: `*len` is the current length. Truncates
+ * safely; returns 0, or -1 when truncated. */
+int buf_printf(char *buf, size_t n, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Bounded error message helper: writes into err (if err && n). Returns rc. */
+int set_err(char *err, size_t n, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,114 @@
+/* engine.h - what an engine plugs into the MEP protocol library.
+ *
+ * An engine is a game (rules, core/game.h) plus a player: a `struct engine`
+ * of function pointers, Pachi style.  The protocol library (mep.c) owns
+ * stdin/stdout, the position, the option values and the threads; the engine
+ * only thinks.  Optional members may be NULL.
+ */
+#ifndef MEDAN_ENGINE_H
+#define MEDAN_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/game.h"
+
+/* ---- typed options (UCI style) ------------------------------------------ */
+enum opt_type { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_BUTTON };
+
+#define OPT_STR_LEN 128
+
+/* The value of every option lives in the engine object at `offset`:
+ * int64_t for check/spin, char[OPT_STR_LEN] for combo/string, nothing for a
+ * button (its effect is option_changed). */
+struct opt_spec {
+    const char *name; /* no spaces; matched case-insensitively */
+    enum opt_type type;
+    const char *def;  /* default as text: "true", "64", "search" */
+    int64_t min, max; /* spin range */
+    const char *vars; /* combo values, space separated: "search greedy random" */
+    size_t offset;    /* where the value lives in the engine object */
+    const char *help; /* one line */
+};
+
+/* ---- search requests ------------------------------------------------------ */
+struct limits {
+    int64_t time[GAME_MAX_SEATS + 1]; /* p<i>time ms, -1 = not given */
+    int64_t inc[GAME_MAX_SEATS + 1];  /* p<i>inc ms, 0 default */
+    int movestogo;                    /* 0 = not given */
+    int64_t movetime;                 /* ms, -1 = not given */
+    int depth;                        /* 0 = not given */
+    uint64_t nodes;                   /* 0 = not given */
+    int multipv;                      /* 1 default */
+    bool infinite;                    /* also set when no limit given */
+    bool ponder;
+};
+
+void limits_clear(struct limits *l);
+
+struct search_req;
+typedef void (*info_fn)(void *ctx, const char *line);
+
+/* What `go` hands the engine.  The engine returns when it is done or when
+ * *stop becomes true (it must look at least every ~5 ms). */
+struct search_req {
+    const struct game *game;
+    const void *pos;           /* position to search */
+    const uint64_t *hist;      /* hashes of the earlier positions, oldest first */
+    int nhist;
+    struct limits lim;
+    int64_t start_us;          /* when `go` arrived (now_us clock) */
+    atomic_bool *stop;         /* stop/quit: return now */
+    atomic_bool *pondering;    /* true while pondering; ponderhit clears it */
+    atomic_llong *ponderhit_us;/* when ponderhit arrived (0 = not yet) */
+    info_fn info;              /* prints one `info ...` line; NULL = silent */
+    void *info_ctx;
+};
+
+/* Emit an info line (printf style, without the leading "info "). */
+void search_info(const struct search_req *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* True when the search must end now (stop flag). */
+static inline bool search_stopped(const struct search_req *r)
+{
+    return atomic_load_explicit(r->stop, memory_order_relaxed);
+}
+
+struct engine {
+    const struct game *game;
+    const char *name;      /* "Medan LOA" */
+    const char *author;
+    size_t size;           /* bytes of the engine object (calloc'd by mep) */
+    const struct opt_spec *options; /* NULL-name terminated */
+
+    /* Called once after the object is zeroed and defaults applied. */
+    void (*init)(void *eng);
+    void (*destroy)(void *eng);
+    /* newgame: clear caches (hash table, history tables). */
+    void (*newgame)(void *eng);
+    /* An option's value changed (also for buttons). Return 0 or an error
+     * message in err (the value is then restored by mep). */
+    int (*option_changed)(void *eng, const struct opt_spec *o, char *err,
+                          size_t errlen);
+    /* Think; returns the move to play and optionally a ponder move
+     * (GAME_MOVE_NONE if none).  Runs on the search thread. */
+    gmove (*go)(void *eng, const struct search_req *req, gmove *ponder);
+    /* Static evaluation of pos: writes "<score> [terms...]". */
+    int (*eval)(void *eng, const void *pos, char *buf, size_t n);
+    /* Built-in benchmark: fixed work, returns nodes and fills ms. */
+    uint64_t (*bench)(void *eng, int depth, int64_t *ms, info_fn info,
+                      void *ctx);
+};
+
+/* Option helpers for engine code. */
+static inline int64_t *opt_int(void *eng, const struct opt_spec *o)
+{
+    return (int64_t *)((char *)eng + o->offset);
+}
+static inline char *opt_str(void *eng, const struct opt_spec *o)
+{
+    return (char *)eng + o->offset;
+}
+
+#endif

@@ -1,0 +1,37 @@
+/* tt.h - transposition table: buckets of 4 entries, depth-preferred with
+ * aging.  Moves are stored in 32 bits (games using ab.c keep moves there). */
+#ifndef MEDAN_TT_H
+#define MEDAN_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
+
+struct tt_entry {
+    uint32_t key;  /* upper 32 bits of the hash */
+    uint32_t move;
+    int16_t score;
+    int16_t eval;
+    uint8_t depth;
+    uint8_t flags; /* bound in low 2 bits, generation above */
+    uint16_t pad;
+};
+
+struct tt {
+    struct tt_entry *e;
+    size_t mask; /* number of buckets - 1 */
+    uint8_t gen;
+};
+
+void tt_init(struct tt *t, size_t mb); /* mb >= 1; rounds down to 2^k */
+void tt_free(struct tt *t);
+void tt_clear(struct tt *t);
+void tt_new_search(struct tt *t);
+/* Probe: returns the entry or NULL. */
+struct tt_entry *tt_probe(struct tt *t, uint64_t key);
+void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval,
+              int depth, int bound);
+int tt_hashfull(const struct tt *t); /* permille of recent entries */
+
+#endif

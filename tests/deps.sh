@@ -1,0 +1,29 @@
+#!/bin/sh
+# Install what the build and the tests need, on Debian/Ubuntu, when missing.
+# As root it runs apt-get; otherwise it says what to install and fails.
+need=""
+have_hdr() { printf '#include <%s>\nint main(void){return 0;}\n' "$1" |
+    ${CC:-cc} -x c - -o /dev/null $2 >/dev/null 2>&1; }
+command -v ${CC:-cc} >/dev/null 2>&1 || need="$need build-essential"
+command -v clang >/dev/null 2>&1 || need="$need clang"
+command -v make >/dev/null 2>&1 || need="$need make"
+have_hdr stdio.h || need="$need build-essential"
+printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' |
+    ${CC:-cc} -x c - -o /dev/null -lcmocka >/dev/null 2>&1 || need="$need libcmocka-dev"
+printf '#include <stdio.h>\n#include <readline/readline.h>\nint main(void){return 0;}\n' |
+    ${CC:-cc} -x c - -o /dev/null -lreadline >/dev/null 2>&1 || need="$need libreadline-dev"
+have_hdr jansson.h -ljansson || need="$need libjansson-dev"
+# The sanitizer runtimes come with gcc; check that -fsanitize links.
+printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
+    -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing$need"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq $need >/dev/null || {
+        echo "deps: apt-get install$need failed" >&2; exit 1; }
+    exit 0
+fi
+echo "deps: missing packages:$need" >&2
+echo "deps: install them first, e.g.: sudo apt-get install$need" >&2
+exit 1
