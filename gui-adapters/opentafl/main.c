@@ -425,6 +425,24 @@ static void play(int white)
     int r = await_bestmove(best, sizeof best, NULL, 0);
     if (r == 1)
         return; /* the game was finished meanwhile */
+    if (r == 0 && best[0] && is_rejected(best) && A.nrejected < 16) {
+        /* OpenTafl refused this move: take the best one it has not. */
+        struct pvline pvs[17];
+        memset(pvs, 0, sizeof pvs);
+        mepc_send(&A.eng, "%s multipv %d", cmd, A.nrejected + 1);
+        r = await_bestmove(best, sizeof best, pvs, A.nrejected + 1);
+        if (r == 1)
+            return;
+        for (int i = 0; i <= A.nrejected && r == 0; i++) {
+            char first[MOVE_LEN];
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(pvs[i].pv, "|"),
+                     pvs[i].pv);
+            if (first[0] && !is_rejected(first)) {
+                snprintf(best, sizeof best, "%s", first);
+                break;
+            }
+        }
+    }
     if (r < 0 || !best[0] || is_rejected(best)) {
         if (!A.engine_ok || fallback_move(best, sizeof best) != 0) {
             out("error -1 Medan: no move to play here");
