@@ -34,6 +34,8 @@ enum {
     W_GUARD = 28,        /* per attacker on a diagonal corner guard square */
     W_GUARD_PAIR = 40,   /* both diagonal guards of one corner */
     W_TEMPO = 12,
+    W_FORK1 = 300,       /* attackers to move, the king threatens a fork */
+    W_FORK2 = 2500,      /* ... from two squares */
 };
 static const int W_PRESS[5] = {0, 8, 30, 90, 0}; /* attackers beside the king */
 
@@ -190,8 +192,10 @@ static int route_blockable(const struct fetlar_state *s)
     return 0;
 }
 
-static int king_fork(const struct fetlar_state *s)
+/* Edge squares the king reaches in one move from which two routes open. */
+static int king_forks(const struct fetlar_state *s)
 {
+    int forks = 0;
     int k = s->king, r = k / FETLAR_N, c = k % FETLAR_N;
     unsigned rm = fetlar_slide[c][fetlar_rowocc(s, r)];
     unsigned cm = fetlar_slide[r][s->cols[c]];
@@ -203,7 +207,7 @@ static int king_fork(const struct fetlar_state *s)
         int sq = r * FETLAR_N + t;
         if (fetlar_on_edge(sq) && !fetlar_is_corner(sq) &&
             routes_at(s, k, sq) >= 2)
-            return 1;
+            forks++;
     }
     while (cm) {
         int t = __builtin_ctz(cm);
@@ -211,9 +215,9 @@ static int king_fork(const struct fetlar_state *s)
         int sq = t * FETLAR_N + c;
         if (fetlar_on_edge(sq) && !fetlar_is_corner(sq) &&
             routes_at(s, k, sq) >= 2)
-            return 1;
+            forks++;
     }
-    return 0;
+    return forks;
 }
 
 int fetlar_tactic(const struct fetlar_state *s)
@@ -223,7 +227,7 @@ int fetlar_tactic(const struct fetlar_state *s)
     if (s->side == FETLAR_WHITE) {
         if (fetlar_routes(s))
             return 1;
-        if (s->quiet + 2 < FETLAR_DRAW_PLIES && king_fork(s))
+        if (s->quiet + 2 < FETLAR_DRAW_PLIES && king_forks(s))
             return 3;
         return 0;
     }
@@ -309,6 +313,12 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
     }
     if (fetlar_routes(s))
         t->king_routes = W_ROUTE_FORCED; /* black to move, one route */
+    else if (s->side == FETLAR_BLACK) {
+        /* The king threatens to fork: one threat can often be parried,
+         * two on different squares rarely. */
+        int forks = king_forks(s);
+        t->king_routes = forks >= 2 ? W_FORK2 : forks ? W_FORK1 : 0;
+    }
 
     /* The king's region through everything but attackers. */
     bb_t pass = BOARD & ~att, region = king;
