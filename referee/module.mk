@@ -20,7 +20,7 @@ $(BUILD)/mock/%: tests/mock/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 # The referee's unit tests also need the referee library and jansson.
-$(BUILD)/tests/test_referee%: tests/unit/test_referee%.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tests/test_referee_%: tests/unit/test_referee_%.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka -ljansson
 
@@ -28,5 +28,5 @@ PROGRAMS  += $(BIN)/medan-referee
 TEST_DEPS += $(MOCK_BIN)
 
 .PHONY: referee-test
-referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_referee%,$(UNIT_BIN))
+referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_referee_%,$(UNIT_BIN))
 	@sh tests/run-referee.sh $(BUILD) $(BIN)
