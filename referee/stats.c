@@ -71,12 +71,27 @@ double ref_los(int w, int l)
 
 double ref_sprt_llr(const struct ref_sprt *s, const int p[5])
 {
-    double var, n = 0, mean = penta_moments(p, &var);
+    double n = 0, q[5], mean = 0, var = 0;
     double s0 = ref_score_of(s->elo0), s1 = ref_score_of(s->elo1);
     for (int k = 0; k < 5; k++)
         n += p[k];
-    if (n <= 0 || var <= 0)
+    if (n <= 0)
         return 0;
+    /* Empty cells get a count of 1e-3 so that a one-sided match (every
+     * pair 2-0, variance 0) still has a finite, decisive LLR. */
+    for (int k = 0; k < 5; k++)
+        q[k] = p[k] ? p[k] : 1e-3;
+    {
+        double tot = 0;
+        for (int k = 0; k < 5; k++)
+            tot += q[k];
+        for (int k = 0; k < 5; k++)
+            mean += q[k] * (k / 4.0);
+        mean /= tot;
+        for (int k = 0; k < 5; k++)
+            var += q[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
+        var /= tot;
+    }
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
 }
 

@@ -173,14 +173,16 @@ void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
     }
 }
 
+static double nz(double x) { return fabs(x) < 0.05 ? 0.0 : x; }
+
 static void fmt_elo(char *b, size_t n, const struct ref_elo *e)
 {
     if (isinf(e->elo))
         snprintf(b, n, "%s", e->elo > 0 ? "+inf" : "-inf");
     else if (isinf(e->lo) || isinf(e->hi) || isnan(e->lo) || isnan(e->hi))
-        snprintf(b, n, "%+.1f (interval unbounded)", e->elo);
+        snprintf(b, n, "%+.1f (interval unbounded)", nz(e->elo));
     else
-        snprintf(b, n, "%+.1f [%+.1f, %+.1f]", e->elo, e->lo, e->hi);
+        snprintf(b, n, "%+.1f [%+.1f, %+.1f]", nz(e->elo), nz(e->lo), nz(e->hi));
 }
 
 static void print_twoseat(const struct ref_table *t,
@@ -269,6 +271,10 @@ static void print_nseat(const struct ref_table *t, FILE *f)
 void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
                      FILE *f)
 {
+    if (!t->nsum) {
+        fprintf(f, "\nNo games played.\n");
+        return;
+    }
     fprintf(f, "\nResults of %s%s%s: %d games\n", t->game_name,
             *t->params ? " " : "", t->params, t->nsum);
     fprintf(f, "%-20s %6s %6s %6s %6s %7s %5s %5s %5s %5s %5s %5s\n", "engine",

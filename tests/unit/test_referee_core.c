@@ -66,7 +66,7 @@ static void test_elo_pentanomial(void **state)
 static void test_sprt(void **state)
 {
     struct ref_sprt s = {0, 10, 0.05, 0.05};
-    int p[5] = {2, 10, 20, 12, 6}, win[5] = {0, 0, 10, 40, 150},
+    int p[5] = {2, 10, 20, 12, 6}, win[5] = {0, 0, 10, 40, 150}, all[5] = {0, 0, 0, 0, 3},
         lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
     double lo, hi, llr;
     (void)state;
@@ -79,6 +79,7 @@ static void test_sprt(void **state)
     assert_int_equal(ref_sprt_decide(&s, win, &llr), 1);
     assert_int_equal(ref_sprt_decide(&s, lose, &llr), -1);
     assert_int_equal(ref_sprt_decide(&s, none, &llr), 0);
+    assert_int_equal(ref_sprt_decide(&s, all, &llr), 1); /* 3 pairs 2-0 */
 }
 
 static void test_mean_ci(void **state)
