@@ -30,3 +30,15 @@ TEST_DEPS += $(MOCK_BIN)
 .PHONY: referee-test
 referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_referee_%,$(UNIT_BIN))
 	@sh tests/run-referee.sh $(BUILD) $(BIN)
+
+# `make match`: the README's main job - the LOA engine against its greedy
+# baseline, a few fast games, the table printed (outputs in match-out/).
+MATCH_GAMES ?= 8
+match: $(BIN)/medan-referee $(BIN)/medan-loa
+	@rm -rf match-out && mkdir -p match-out
+	$(BIN)/medan-referee --game loa \
+	    --engine name=loa cmd=$(BIN)/medan-loa \
+	    --engine name=greedy cmd=$(BIN)/medan-loa option.Strategy=greedy \
+	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
+	    --openings random-plies=4 --results match-out/results.jsonl \
+	    --records match-out/records.pgn --logdir match-out/logs
