@@ -35,6 +35,8 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
     struct ref_engine_spec *s = &m->eng[e];
     char *kv = xstrdup(kv_in); /* kept: the spec points into it */
     char *eq = strchr(kv, '='), *k = kv, *v;
+    m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
+    m->owned[m->nowned++] = kv;
     if (!eq)
         return bad("engine key without '=': %s%s", kv, "");
     *eq = '\0';
@@ -267,6 +269,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         if (!m->eng[e].name) {
             const char *b = strrchr(m->eng[e].cmd, '/');
             m->eng[e].name = xstrdup(b ? b + 1 : m->eng[e].cmd);
+            m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
+            m->owned[m->nowned++] = m->eng[e].name;
         }
         for (int j = 0; j < e; j++)
             if (strcmp(m->eng[j].name, m->eng[e].name) == 0) {
@@ -274,6 +278,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 char *nn = xmalloc(n);
                 snprintf(nn, n, "%s-%d", m->eng[e].name, e + 1);
                 m->eng[e].name = nn;
+                m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
+                m->owned[m->nowned++] = nn;
             }
     }
     for (int i = 0; i < open.n; i++) {
@@ -325,6 +331,30 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     free(open.kv);
     free(sprt.kv);
     return 0;
+}
+
+void ref_match_free(struct ref_match *m)
+{
+    for (int e = 0; e < m->neng; e++) {
+        free(m->eng[e].args);
+        free(m->eng[e].opt_name);
+        free(m->eng[e].opt_val);
+    }
+    for (int i = 0; i < m->nowned; i++)
+        free(m->owned[i]);
+    for (int i = 0; i < m->open.nlines; i++)
+        free(m->open.lines[i]);
+    free(m->open.lines);
+    free(m->owned);
+    free(m->eng);
+    free(m->tc);
+    free(m->done);
+    ref_table_free(&m->table);
+    m->owned = NULL;
+    m->eng = NULL;
+    m->tc = NULL;
+    m->done = NULL;
+    m->nowned = m->neng = 0;
 }
 
 void ref_cli_help(void)

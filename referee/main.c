@@ -98,7 +98,9 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "check") == 0) {
         if (ref_cli_parse(&m, argc - 2, argv + 2, 1, NULL) < 0)
             return 1;
-        return ref_check_main(&m);
+        rc = ref_check_main(&m);
+        ref_match_free(&m);
+        return rc;
     }
     if (ref_cli_parse(&m, argc - 1 - (strcmp(argv[1], "match") == 0),
                       argv + 1 + (strcmp(argv[1], "match") == 0), 0, &resume) < 0)
@@ -112,12 +114,15 @@ int main(int argc, char **argv)
     }
     rc = ref_match_run(&m);
     ref_table_print(&m.table, m.sprt_on ? &m.sprt : NULL, stdout);
+    if (m.own_moves)
+        printf("Referee time per move (besides waiting for engines): %.1f us\n",
+               (double)m.own_us / (double)m.own_moves);
     if (m.stop)
         printf("Match stopped early: %s\n", m.stop_why);
     if (m.results)
         fclose(m.results);
     if (m.records)
         fclose(m.records);
-    ref_table_free(&m.table);
+    ref_match_free(&m);
     return rc;
 }

@@ -233,6 +233,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     void *st = xmalloc(g->state_size), *view = xmalloc(g->state_size);
     uint64_t *hist = NULL;
     int nhist = 0, histcap = 0, r;
+    int64_t own_us = 0, mark = 0; /* referee's own time between engine waits */
     struct ref_clock clk[GAME_MAX_SEATS];
     struct strbuf pos = {NULL, 0, 0};
     char (*line)[REF_LINE_MAX] = xmalloc(REF_LINE_MAX);
@@ -360,6 +361,8 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         tc = &m->tc[e];
 
         /* position */
+        if (mark)
+            own_us += now_us() - mark;
         if (m->hidden) {
             struct strbuf vb = {NULL, 0, 0};
             char *fen = xmalloc(REF_LINE_MAX);
@@ -372,6 +375,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             free(vb.s);
         } else
             r = ref_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, pos.s);
+        mark = now_us();
         if (r != REF_OK) {
             set_forfeit(rec, s + 1, fail_word(r, 0));
             snprintf(rec->detail, sizeof rec->detail, "position: %s",
@@ -404,6 +408,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             limits[0] = '\0';
         allow = ref_clock_allow_us(&clk[s], tc);
         t_send = now_us();
+        own_us += t_send - mark;
         r = ref_client_go(c, limits,
                           t_send + (allow >= 0 ? allow
                                                : (int64_t)m->nolimit_ms * 1000),
@@ -435,6 +440,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
                      move, err);
             break;
         }
+        mark = t_send + elapsed;
         g->format_move(st, mv, move, sizeof move);
         ref_record_add_move(rec, s + 1, move, elapsed / 1000);
         if (nhist == histcap) {
@@ -447,6 +453,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             sb_add(&pos, " %s", move);
     }
 done:
+    rec->own_us = own_us;
     free(st);
     free(view);
     free(hist);
@@ -485,6 +492,8 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
         die("cannot write the records file: %s", strerror(errno));
     ref_table_add(&m->table, rec);
     m->played++;
+    m->own_us += rec->own_us;
+    m->own_moves += rec->nmoves;
     say(m, "Finished game %d (%s", rec->game, rec->seat_name[0]);
     for (int s = 1; s < rec->nseats; s++)
         say(m, " vs %s", rec->seat_name[s]);

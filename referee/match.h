@@ -36,6 +36,8 @@ struct ref_match {
     FILE *results, *records, *out;
     int sprt_on;
     struct ref_sprt sprt;
+    char **owned;            /* strings the specs point into */
+    int nowned;
     int handshake_ms;        /* start-up answer limit */
     int cmd_ms;              /* limit for commands answered by ok/pong */
     int nolimit_ms;          /* wait for bestmove when there is no clock */
@@ -47,6 +49,7 @@ struct ref_match {
     unsigned char *done;     /* [games+1]: already in the results */
     int played, to_play;
     struct ref_table table;
+    int64_t own_us, own_moves; /* referee time between engine waits */
 };
 
 /* The schedule: engines per seat of game (1-based), its group (pair or
@@ -58,6 +61,8 @@ int ref_in_shard(const struct ref_match *m, int game);
 uint64_t ref_group_seed(uint64_t match_seed, int group);
 uint64_t ref_engine_seed(uint64_t match_seed, int game, int seat);
 
+/* Free what ref_cli_parse and the match allocated. */
+void ref_match_free(struct ref_match *m);
 /* Play the match (threads); returns 0, or 2 when it stopped on an error. */
 int ref_match_run(struct ref_match *m);
 /* Load an existing results file into the table (for --resume); truncates a

@@ -39,7 +39,8 @@ struct ref_record {
     int forfeit;              /* seat that forfeited, 0 = none */
     char reason[32];
     char date[32];            /* UTC start time, "2024.05.01 12:00:00" */
-    char detail[512];         /* what went wrong, for failures */
+    char detail[512];
+    int64_t own_us;           /* referee's own time in this game (not saved) */         /* what went wrong, for failures */
 };
 
 void ref_record_init(struct ref_record *r);

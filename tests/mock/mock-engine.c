@@ -53,7 +53,10 @@ static void junk(void)
         return;
     out("hello there, this is not MEP");
     out("bestmovex a1a1");
-    fwrite("\x01\x02\xff\xfe binary\n", 1, 14, stdout);
+    {
+        static const char bin[] = "\x01\x02\xff\xfe binary\n";
+        fwrite(bin, 1, sizeof bin - 1, stdout);
+    }
     for (int i = 0; i < 3000; i++)
         putchar('z');
     putchar('\n');
