@@ -120,6 +120,10 @@ robust: $(PROGRAMS) $(TEST_DEPS)
 bench: all
 	@sh tests/bench.sh $(BIN)
 
+# The README's main job: a short engine-vs-engine match on a default setup.
+match: all $(BUILD)/tools/duel
+	$(BUILD)/tools/duel loa 10 100 "" "Strategy=greedy" 1
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
