@@ -53,7 +53,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 PROGRAMS   := $(ENGINES)
 TEST_DEPS  := $(TOOL_BIN)
 
-.PHONY: all test test-suite unit transcripts robust bench match install clean deps
+.PHONY: all build-all clang-build test test-suite unit transcripts robust bench match install clean deps
 all: $(PROGRAMS)
 
 V ?= 0
@@ -103,6 +103,15 @@ deps:
 test: deps
 	$(MAKE) SAN=0 test-suite
 	$(MAKE) SAN=1 test-suite
+	$(MAKE) clang-build
+
+# Everything must also build warning-free with clang.
+clang-build:
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) CC=clang SAN=0 BUILD=build-clang BIN=build-clang/bin build-all && \
+	  echo "clang build: clean"; else echo "clang build: skipped (no clang)"; fi
+
+build-all: all $(UNIT_BIN) $(TOOL_BIN)
 
 test-suite: unit transcripts robust
 	@echo "test-suite ($(BUILD)): all passed"
@@ -129,6 +138,6 @@ install: all
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 
 clean:
-	rm -rf build build-san bin
+	rm -rf build build-san build-clang bin
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
