@@ -31,10 +31,12 @@ TEST_DEPS += $(MOCK_BIN)
 referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_referee_%,$(UNIT_BIN))
 	@sh tests/run-referee.sh $(BUILD) $(BIN)
 
-# `make match`: the README's main job - the LOA engine against its greedy
-# baseline, a few fast games, the table printed (outputs in match-out/).
+# `make referee-match`: the README's main job through the referee - the LOA
+# engine against its greedy baseline, a few fast games, the table printed
+# (outputs in match-out/).  Meant to become the recipe of `make match`.
 MATCH_GAMES ?= 8
-match: $(BIN)/medan-referee $(BIN)/medan-loa
+.PHONY: referee-match
+referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	@rm -rf match-out && mkdir -p match-out
 	$(BIN)/medan-referee --game loa \
 	    --engine name=loa cmd=$(BIN)/medan-loa \
