@@ -1,5 +1,6 @@
 /* main.c - medan-referee: matches, merge, check (see docs/referee.md). */
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,9 +115,16 @@ int main(int argc, char **argv)
     }
     rc = ref_match_run(&m);
     ref_table_print(&m.table, m.sprt_on ? &m.sprt : NULL, stdout);
-    if (m.own_moves)
-        printf("Referee time per move (besides waiting for engines): %.1f us\n",
-               (double)m.own_us / (double)m.own_moves);
+    if (m.own_moves) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("Referee per move: %.1f us wall besides waiting for engines, "
+               "%.1f us CPU (%lld moves)\n",
+               (double)m.own_us / (double)m.own_moves,
+               (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 / (double)m.own_moves +
+                   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / (double)m.own_moves,
+               (long long)m.own_moves);
+    }
     if (m.stop)
         printf("Match stopped early: %s\n", m.stop_why);
     if (m.results)
