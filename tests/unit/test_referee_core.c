@@ -312,6 +312,55 @@ static void test_table_pairs(void **state)
     ref_table_free(&t);
 }
 
+/* Two deals of 4 seats, engines A B A B rotated: chips per seat given.
+ * Deal 1: A's mean chips (10+30+20+40)/4 = 25... computed per deal over
+ * A's seats; win = shared first place. */
+static void test_table_nseat(void **state)
+{
+    struct ref_table t;
+    struct ref_record r;
+    char buf[4096];
+    FILE *f;
+    static const double chips[8][4] = {
+        {10, 0, 30, 20}, {25, 5, 5, 5}, {0, 40, 0, 0}, {12, 12, 6, 0},
+        {20, 20, 0, 0}, {8, 8, 8, 16}, {1, 2, 3, 4}, {9, 9, 9, 9}};
+    (void)state;
+    ref_table_init(&t);
+    for (int g = 0; g < 8; g++) {
+        ref_record_init(&r);
+        r.game = g + 1;
+        r.nseats = 4;
+        strcpy(r.game_name, "battalion");
+        for (int s = 0; s < 4; s++) {
+            int e = ((s + g % 4) % 4) % 2; /* the schedule's seating */
+            strcpy(r.seat_name[s], e ? "B" : "A");
+            r.score[s] = chips[g][s];
+            r.rank[s] = 1;
+            for (int k = 0; k < 4; k++)
+                if (chips[g][k] > chips[g][s])
+                    r.rank[s]++;
+        }
+        r.has_scores = 1;
+        strcpy(r.reason, "bankrupt");
+        assert_int_equal(ref_table_add(&t, &r), 0);
+    }
+    assert_int_equal(ref_table_group(&t), 4);
+    f = fmemopen(buf, sizeof buf, "w");
+    ref_table_print(&t, NULL, f);
+    fclose(f);
+    /* A sits in seats 1,3 of games 1,3,5,7 and 2,4 of games 2,4,6,8.
+     * Deal 1 chips of A: 10+30, 5+5, 0+0, 12+0 -> 62/8 = 7.75;
+     * deal 2: 20+0, 8+16, 1+3, 9+9 -> 66/8 = 8.25. Mean 8.00.
+     * Wins of A: deal 1: g1 seat3 (30) 1 of 2, g2 seat1? no: seats 2,4
+     * (5, 5) lose to 25 -> 0, g3 0, g4 seats 2,4: 12 ties first -> 1 ->
+     * 2/8 = 0.25; deal 2: g5 seat1 (20 shared first) 1, g6 seat4 (16) 1,
+     * g7 seat? A in 1,3 -> 0, g8 all tie 9 -> 2 -> 4/8 = 0.5; mean 0.375. */
+    assert_non_null(strstr(buf, "Results of battalion: 8 games"));
+    assert_non_null(strstr(buf, "8.00"));
+    assert_non_null(strstr(buf, "0.375"));
+    ref_table_free(&t);
+}
+
 static void test_schedule(void **state)
 {
     struct ref_match m;
@@ -385,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_record_roundtrip),
         cmocka_unit_test(test_record_cut_file),
         cmocka_unit_test(test_table_pairs),
+        cmocka_unit_test(test_table_nseat),
         cmocka_unit_test(test_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
