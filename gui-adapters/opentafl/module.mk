@@ -7,6 +7,3 @@ $(BIN)/medan-opentafl: $(OPENTAFL_OBJ) $(LIBMEDAN) | $(BIN)/medan-fetlar
 	$(CC) $(CFLAGS) $(LDFLAGS) $(OPENTAFL_OBJ) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 PROGRAMS += $(BIN)/medan-opentafl
-# `all:` and `transcripts:` expanded PROGRAMS before this file was included:
-# name the adapter there too.
-all transcripts: $(BIN)/medan-opentafl
