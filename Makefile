@@ -105,6 +105,7 @@ deps:
 	@sh tests/deps.sh
 
 test: deps
+	@sh tests/check-architecture.sh
 	$(MAKE) SAN=0 test-suite
 	$(MAKE) SAN=1 test-suite
 	$(MAKE) clang-build
