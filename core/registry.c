@@ -4,9 +4,11 @@
 #include "game.h"
 
 extern const struct game loa_game;
+extern const struct game battalion_game;
 
 const struct game *const game_registry[] = {
     &loa_game,
+    &battalion_game,
     NULL,
 };
 
