@@ -147,7 +147,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     (void)info;
     (void)ctx;
     if (depth <= 0)
-        depth = 7;
+        depth = 8;
     for (int i = 0; i < 12; i++) {
         struct loa_state s;
         struct rng r;
