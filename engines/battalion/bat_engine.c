@@ -3,7 +3,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
@@ -123,14 +122,6 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     p.report_ctx = &g;
     m = bat_search(e->tree, st, &p, &e->rng, &rep);
     put_report(req, &rep);
-    /* infinite/ponder: wait for stop before the bestmove (MEP rule); a
-     * plain `go` with the Iterations option set is a fixed budget. */
-    while (((req->lim.infinite && !e->iterations) ||
-            (req->pondering && atomic_load(req->pondering))) &&
-           !search_stopped(req)) {
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-    }
     return m;
 }
 
