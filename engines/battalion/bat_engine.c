@@ -144,7 +144,8 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
 }
 
 /* Bench: ISMCTS iterations (one determinization + tree walk + playout
- * each) from 8 mid-game views reached by seeded heuristic play.  Fixed
+ * each) from 8 mid-game views (4 players, after 2..9 attacks) reached by
+ * seeded heuristic play.  Fixed
  * forever: changing them changes the fingerprint. */
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx)
 {
@@ -157,16 +158,17 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
     p.iterations = depth > 0 ? (uint64_t)depth * 1000 : 5000;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0, found = 0; found < 8 && i < 1000; i++) {
         struct bat_state st, v;
         struct bat_report rep;
         struct rng r;
         rng_seed(&r, 7000 + (uint64_t)i);
         bat_deal(&st, 4, 7000 + (uint64_t)i, 1);
-        while (!bat_over(&st) && (st.attacks < 3 + (unsigned)i || st.phase != BAT_ATTACK))
+        while (!bat_over(&st) && (st.attacks < 2 + (unsigned)found || st.phase != BAT_ATTACK))
             bat_play(&st, bat_heuristic_move(&st, &r));
         if (bat_over(&st))
             continue;
+        found++;
         bat_make_view(&st, st.act, &v);
         rng_seed(&r, 1);
         bat_search(e->tree, &v, &p, &r, &rep);
