@@ -1,6 +1,6 @@
 # engines/battalion/module.mk - battalion-duplicate, the strength benchmark
-# over duplicate deals (run by hand or from bench; not part of make test).
-$(BIN)/battalion-duplicate: engines/battalion/tools/duplicate.c $(call game_lib,battalion) $(LIBMEDAN)
+# over duplicate deals (run by hand; built with the tests, never run by them).
+$(BIN)/battalion-duplicate: $(BUILD)/engines/battalion/tools/duplicate.o $(call game_lib,battalion) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(call game_lib,battalion) $(LIBMEDAN) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 TEST_DEPS += $(BIN)/battalion-duplicate
