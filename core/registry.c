@@ -1,4 +1,4 @@
-/* registry.c - every game Medan knows.  Adding a game: one line here. */
+/* registry.c - every game Medan knows.  Adding a game: one line in each table. */
 #include <string.h>
 
 #include "../protocol/engine.h"
@@ -8,10 +8,13 @@ extern const struct game loa_game;
 extern const struct engine loa_engine;
 extern const struct game fetlar_game;
 extern const struct engine fetlar_engine;
+extern const struct game battalion_game;
+extern const struct engine battalion_engine;
 
 const struct game *const game_registry[] = {
     &loa_game,
     &fetlar_game,
+    &battalion_game,
     NULL,
 };
 
@@ -19,6 +22,7 @@ const struct game *const game_registry[] = {
 const struct engine *const engine_registry[] = {
     &loa_engine,
     &fetlar_engine,
+    &battalion_engine,
     NULL,
 };
 
