@@ -14,15 +14,25 @@
 struct fetlar_engine {
     int64_t hash_mb;
     int64_t seed;
+    int64_t contempt;
     char strategy[OPT_STR_LEN];
+    int root_side; /* side to move at the root of the running search */
     struct ab ab;
     struct rng rng;
 };
 
+/* The static evaluation plus contempt: the side the engine plays counts
+ * every undecided position `Contempt` better than a draw (the search scores
+ * repetition and the 100-ply rule 0), so it plays on instead of taking a
+ * draw in a position its evaluation finds slightly worse. */
 static int ev(void *eng, const void *st)
 {
-    (void)eng;
-    return fetlar_evaluate(st, NULL);
+    const struct fetlar_engine *e = eng;
+    const struct fetlar_state *s = st;
+    int v = fetlar_evaluate(s, NULL);
+    if (v > -FETLAR_EVAL_WIN + 1000 && v < FETLAR_EVAL_WIN - 1000)
+        v += s->side == e->root_side ? (int)e->contempt : -(int)e->contempt;
+    return v;
 }
 
 static int is_tactical(const void *st, gmove m)
@@ -139,6 +149,9 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     }
     if (strcmp(e->strategy, "greedy") == 0)
         return go_greedy(e, s);
+    if (e->contempt && s->side != e->root_side)
+        ab_clear(&e->ab); /* stored scores hold the other side's contempt */
+    e->root_side = s->side;
     return ab_go(&e->ab, req, ponder);
 }
 
@@ -185,6 +198,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info,
             s = c;
         }
         ab_clear(&e->ab);
+        e->root_side = s.side;
         nodes += ab_bench_position(&e->ab, &s, depth);
     }
     *ms = (now_us() - t0) / 1000;
@@ -196,6 +210,9 @@ static const struct opt_spec options[] = {
      offsetof(struct fetlar_engine, hash_mb), "transposition table size in MiB"},
     {"Seed", OPT_SPIN, "0", 0, INT64_MAX, NULL,
      offsetof(struct fetlar_engine, seed), "seed of the engine's random choices"},
+    {"Contempt", OPT_SPIN, "200", 0, 1000, NULL,
+     offsetof(struct fetlar_engine, contempt),
+     "how much worse than an even position a draw is for the engine"},
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random",
      offsetof(struct fetlar_engine, strategy),
      "search, or a baseline: greedy (best 1-ply eval), random"},

@@ -518,9 +518,12 @@ static void cmd_rules(const char *rec)
         out("error -1 Medan cannot play this start position");
         return;
     }
+    /* Never an unsolicited `status`: OpenTafl 0.4.8 hands it to the game's
+     * UI callback, which is null until the game screen is up, and the
+     * NullPointerException ends OpenTafl.  Notes go to the --log file. */
     if (r.surround_fatal)
-        out("status Medan: playing Fetlar; OpenTafl's encirclement win (surf:y) "
-            "is not part of Medan's rules");
+        logf_("#", "playing Fetlar; OpenTafl's encirclement win (surf:y) "
+                   "is not part of Medan's rules");
 }
 
 static void cmd_clock(char **tok, int k)
@@ -671,7 +674,7 @@ int main(int argc, char **argv)
         snprintf(cmd, sizeof cmd, "setoption name %.*s value %s",
                  (int)(eq - opts[i]), opts[i], eq + 1);
         if (eng(cmd, NULL, 0) != 0)
-            out("status Medan: the engine refused %s", opts[i]);
+            logf_("#", "the engine refused an --option (see the line above)");
     }
     out("simple-moves on");
     char line[1 << 16];

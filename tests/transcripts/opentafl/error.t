@@ -5,7 +5,6 @@
 hello
 simple-moves on
 >& rules dim:11 name:Fetlar atkf:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/
-status Medan: playing Fetlar; OpenTafl's encirclement win (surf:y) is not part of Medan's rules
 >& medan-limits depth 3
 >& opponent-move e1-e4 /3t1ttt3/5t5/11/t3tT4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/
 >& play defenders
