@@ -98,6 +98,13 @@ static int terminal(struct ab *ab, const void *st, int *outcome)
     return 1;
 }
 
+/* A draw from the view of the side to move at `ply` (contempt: the root
+ * side values a draw below even, its opponent above). */
+static int draw_score(const struct ab *ab, int ply)
+{
+    return ply % 2 ? ab->par.contempt : -ab->par.contempt;
+}
+
 static int is_repetition(struct ab *ab)
 {
     uint64_t h = ab->path[ab->npath - 1];
@@ -202,7 +209,7 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
     if (ply > ab->seldepth)
         ab->seldepth = ply;
     if (terminal(ab, st, &outcome))
-        return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : 0;
+        return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : draw_score(ab, ply);
     best = ab->ops->eval(ab->eng, st);
     if (best >= beta || ply >= AB_MAX_PLY - 1)
         return best;
@@ -245,9 +252,9 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     ab->pvlen[ply] = 0;
     if (!root) {
         if (terminal(ab, st, &outcome))
-            return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : 0;
+            return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : draw_score(ab, ply);
         if (is_repetition(ab))
-            return 0;
+            return draw_score(ab, ply);
         /* mate distance pruning */
         if (alpha < -AB_WIN + ply)
             alpha = -AB_WIN + ply;
@@ -431,6 +438,9 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     ab->nodes = 0;
     ab->stopped = 0;
     ab->node_limit = req->lim.nodes;
+    if (ab->par.contempt && ab->game->to_move(req->pos) != ab->root_seat)
+        tt_clear(&ab->tt); /* stored draw scores hold the other side's contempt */
+    ab->root_seat = ab->game->to_move(req->pos);
     tt_new_search(&ab->tt);
     memcpy(ply_state(ab, 0), req->pos, ab->game->state_size);
     setup_path(ab, req);

@@ -45,6 +45,7 @@ struct ab_params {
     int lmr_min_moves;   /* 4 */
     int futility_margin; /* per depth */
     int aspiration;      /* first window half-width; 0 = none */
+    int contempt;        /* a draw counts this much below even for the root side */
 };
 
 struct ab {
@@ -65,6 +66,7 @@ struct ab {
     void *tm;         /* struct timeman *, NULL in bench */
     uint64_t node_limit;
     int stopped;
+    int root_seat;      /* seat to move at the root of the last search */
     gmove excluded[64]; /* root moves already shown (multipv) */
     int nexcluded;
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];

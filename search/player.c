@@ -1,0 +1,129 @@
+/* player.c - the shared part of two-seat alpha-beta engines (player.h). */
+#include "player.h"
+
+#include <string.h>
+
+#define PLAYER_MAX_MOVES AB_MAX_MOVES
+
+void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng)
+{
+    ab_init(&p->ab, g, ops, eng, (size_t)p->hash_mb);
+    p->ab.par.contempt = (int)p->contempt;
+    rng_seed(&p->rng, (uint64_t)p->seed);
+}
+
+void abp_destroy(struct ab_player *p) { ab_free(&p->ab); }
+
+void abp_engine_destroy(void *eng) { abp_destroy(eng); }
+void abp_engine_newgame(void *eng) { abp_newgame(eng); }
+gmove abp_engine_go(void *eng, const struct search_req *req, gmove *ponder)
+{
+    return abp_go(eng, req, ponder);
+}
+
+void abp_newgame(struct ab_player *p)
+{
+    ab_clear(&p->ab);
+    rng_seed(&p->rng, (uint64_t)p->seed);
+}
+
+void abp_option_changed(struct ab_player *p, const struct opt_spec *o)
+{
+    if (strcmp(o->name, "Hash") == 0)
+        ab_resize(&p->ab, (size_t)p->hash_mb);
+    else if (strcmp(o->name, "Seed") == 0)
+        rng_seed(&p->rng, (uint64_t)p->seed);
+    else if (strcmp(o->name, "ClearHash") == 0)
+        ab_clear(&p->ab);
+    else if (strcmp(o->name, "Contempt") == 0) {
+        p->ab.par.contempt = (int)p->contempt;
+        ab_clear(&p->ab); /* stored scores hold the old contempt */
+    }
+}
+
+/* Outcome of st for the player who just moved into it: 1 won, -1 lost,
+ * 0 drawn, 2 the game goes on. */
+static int mover_outcome(const struct ab_player *p, const void *st)
+{
+    int o;
+    if (p->ab.ops->terminal) {
+        if (!p->ab.ops->terminal(st, &o))
+            return 2;
+        return -o;
+    }
+    struct game_result r;
+    p->ab.game->result(st, NULL, 0, &r);
+    if (!r.over)
+        return 2;
+    int mover = 2 - p->ab.game->to_move(st); /* seat index of the other one */
+    if (r.rank[0] == r.rank[1])
+        return 0;
+    return r.rank[mover] == 1 ? 1 : -1;
+}
+
+/* Greedy: the best one-ply evaluation; an immediate win first, random
+ * tie-breaks so that greedy games differ. */
+static gmove go_greedy(struct ab_player *p, const void *pos)
+{
+    const struct game *g = p->ab.game;
+    gmove mv[PLAYER_MAX_MOVES];
+    unsigned char child[GAME_MAX_STATE];
+    int n = g->gen_moves(pos, mv, PLAYER_MAX_MOVES), best = 0;
+    gmove bm = n > 0 ? mv[0] : GAME_MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        int o, sc;
+        memcpy(child, pos, g->state_size);
+        g->play(child, mv[i]);
+        o = mover_outcome(p, child);
+        sc = o == 1 ? AB_WIN : o == -1 ? -AB_WIN : o == 0 ? 0 : -p->ab.ops->eval(p->ab.eng, child);
+        sc = sc * 8 + (int)rng_below(&p->rng, 8);
+        if (i == 0 || sc > best) {
+            best = sc;
+            bm = mv[i];
+        }
+    }
+    return bm;
+}
+
+gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder)
+{
+    *ponder = GAME_MOVE_NONE;
+    if (strcmp(p->strategy, "random") == 0) {
+        gmove mv[PLAYER_MAX_MOVES];
+        int n = p->ab.game->gen_moves(req->pos, mv, PLAYER_MAX_MOVES);
+        return n > 0 ? mv[rng_below(&p->rng, (uint64_t)n)] : GAME_MOVE_NONE;
+    }
+    if (strcmp(p->strategy, "greedy") == 0)
+        return go_greedy(p, req->pos);
+    return ab_go(&p->ab, req, ponder);
+}
+
+uint64_t abp_bench(struct ab_player *p, int depth, int count, int step, uint64_t seed_base,
+                   int64_t *ms)
+{
+    const struct game *g = p->ab.game;
+    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE], child[GAME_MAX_STATE];
+    uint64_t nodes = 0;
+    int64_t t0 = now_us();
+    g->config_default(cfg);
+    for (int i = 0; i < count; i++) {
+        struct rng r;
+        g->start(st, cfg);
+        rng_seed(&r, seed_base + (uint64_t)i);
+        for (int ply = 0; ply < i * step; ply++) {
+            gmove mv[PLAYER_MAX_MOVES];
+            int n = g->gen_moves(st, mv, PLAYER_MAX_MOVES);
+            if (n <= 0)
+                break;
+            memcpy(child, st, g->state_size);
+            g->play(child, mv[rng_below(&r, (uint64_t)n)]);
+            if (mover_outcome(p, child) != 2)
+                continue;
+            memcpy(st, child, g->state_size);
+        }
+        ab_clear(&p->ab);
+        nodes += ab_bench_position(&p->ab, st, depth);
+    }
+    *ms = (now_us() - t0) / 1000;
+    return nodes;
+}
