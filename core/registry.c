@@ -4,9 +4,11 @@
 #include "game.h"
 
 extern const struct game loa_game;
+extern const struct game palagan_game;
 
 const struct game *const game_registry[] = {
     &loa_game,
+    &palagan_game,
     NULL,
 };
 

@@ -1,0 +1,316 @@
+/* rules_core.h - the hot Palagan code (maneuvers, captures, liberties),
+ * written once over a bitboard of W words and instantiated by
+ * rules_w1.c (N <= 5), rules_w2.c (N <= 7) and rules_w4.c (N <= 9).
+ * The includer defines W and SFX(name) (name##_<W>).
+ */
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "palagan.h"
+
+#if W == 1
+typedef uint64_t BB;
+static inline BB ld(const pal_bb p) { return p[0]; }
+static inline void st(pal_bb p, BB b) { p[0] = b; }
+static inline BB band(BB a, BB b) { return a & b; }
+static inline BB bor(BB a, BB b) { return a | b; }
+static inline BB bandn(BB a, BB b) { return a & ~b; }
+static inline bool nz(BB a) { return a != 0; }
+static inline int ctz(BB a) { return __builtin_ctzll(a); }
+static inline BB poplow(BB a) { return a & (a - 1); }
+static inline BB bit(int i) { return (uint64_t)1 << i; }
+static inline bool has(BB a, int i) { return (a >> i) & 1; }
+static inline int popc(BB a) { return __builtin_popcountll(a); }
+static inline BB zero(void) { return 0; }
+#else
+typedef struct {
+    uint64_t w[W];
+} BB;
+static inline BB ld(const pal_bb p)
+{
+    BB b;
+    memcpy(b.w, p, sizeof b.w);
+    return b;
+}
+static inline void st(pal_bb p, BB b) { memcpy(p, b.w, sizeof b.w); }
+static inline BB band(BB a, BB b)
+{
+    for (int i = 0; i < W; i++)
+        a.w[i] &= b.w[i];
+    return a;
+}
+static inline BB bor(BB a, BB b)
+{
+    for (int i = 0; i < W; i++)
+        a.w[i] |= b.w[i];
+    return a;
+}
+static inline BB bandn(BB a, BB b)
+{
+    for (int i = 0; i < W; i++)
+        a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline bool nz(BB a)
+{
+    uint64_t o = 0;
+    for (int i = 0; i < W; i++)
+        o |= a.w[i];
+    return o != 0;
+}
+static inline int ctz(BB a)
+{
+    for (int i = 0; i < W; i++)
+        if (a.w[i])
+            return 64 * i + __builtin_ctzll(a.w[i]);
+    return -1;
+}
+static inline BB poplow(BB a)
+{
+    for (int i = 0; i < W; i++)
+        if (a.w[i]) {
+            a.w[i] &= a.w[i] - 1;
+            break;
+        }
+    return a;
+}
+static inline BB bit(int i)
+{
+    BB b = {{0}};
+    b.w[i >> 6] = (uint64_t)1 << (i & 63);
+    return b;
+}
+static inline bool has(BB a, int i) { return (a.w[i >> 6] >> (i & 63)) & 1; }
+static inline int popc(BB a)
+{
+    int n = 0;
+    for (int i = 0; i < W; i++)
+        n += __builtin_popcountll(a.w[i]);
+    return n;
+}
+static inline BB zero(void)
+{
+    BB b = {{0}};
+    return b;
+}
+#endif
+
+#define NBR(g, i) ld((g)->nbr[i])
+
+static inline BB empty_of(const struct pal_geom *g, const struct pal_state *s)
+{
+    return bandn(ld(g->all), bor(ld(s->occ[0]), ld(s->occ[1])));
+}
+
+static int dir_of(const struct pal_geom *g, int a, int b)
+{
+    for (int k = 0; k < PAL_NDIR; k++)
+        if (g->step[a][k] == b)
+            return k;
+    return -1;
+}
+
+int SFX(pal_gen_man)(const struct pal_geom *g, const struct pal_state *s,
+                     pal_man *out)
+{
+    int n = 0;
+    if (s->nman >= (s->first ? 1 : 2))
+        return 0;
+    const BB own = ld(s->occ[s->stm]), opp = ld(s->occ[s->stm ^ 1]);
+    const BB empty = bandn(ld(g->all), bor(own, opp));
+    if (s->reserve[s->stm])
+        for (BB b = empty; nz(b); b = poplow(b))
+            out[n++] = PAL_MAN(PAL_SUMMON, 0, ctz(b));
+    for (BB b = own; nz(b); b = poplow(b)) {
+        int f = ctz(b);
+        for (int k = 0; k < PAL_NDIR; k++) {
+            int t = g->step[f][k];
+            if (t < 0)
+                continue;
+            if (has(empty, t)) {
+                if (s->nman == 1 && f == s->last_to && t == s->last_from)
+                    continue; /* rule 7: no undoing the first maneuver */
+            } else if (has(opp, t)) {
+                int t2 = g->step[t][k];
+                if (t2 < 0 || !has(empty, t2))
+                    continue;
+            } else {
+                continue;
+            }
+            out[n++] = PAL_MAN(PAL_STEP, f, t);
+        }
+    }
+    assert(n <= PAL_MAX_MAN);
+    return n;
+}
+
+bool SFX(pal_man_ok)(const struct pal_geom *g, const struct pal_state *s,
+                     pal_man m)
+{
+    if (s->nman >= (s->first ? 1 : 2))
+        return false;
+    unsigned kind = PAL_KIND(m), f = PAL_FROM(m), t = PAL_TO(m);
+    if ((int)t >= g->ncells || (int)f >= g->ncells)
+        return false;
+    const BB own = ld(s->occ[s->stm]), opp = ld(s->occ[s->stm ^ 1]);
+    const BB empty = bandn(ld(g->all), bor(own, opp));
+    if (kind == PAL_SUMMON)
+        return f == 0 && s->reserve[s->stm] && has(empty, (int)t);
+    if (kind != PAL_STEP || !has(own, (int)f))
+        return false;
+    int k = dir_of(g, (int)f, (int)t);
+    if (k < 0)
+        return false;
+    if (has(empty, (int)t))
+        return !(s->nman == 1 && f == s->last_to && t == s->last_from);
+    if (!has(opp, (int)t))
+        return false;
+    int t2 = g->step[t][k];
+    return t2 >= 0 && has(empty, t2);
+}
+
+/* Liberty search of the cluster of `own` holding c, stopping at the first
+ * liberty.  Adds what it saw of the cluster to *seen. */
+static inline bool has_lib(const struct pal_geom *g, BB own, BB empty, int c,
+                           BB *seen)
+{
+    BB cl = bit(c), fr = cl;
+    while (nz(fr)) {
+        int i = ctz(fr);
+        fr = poplow(fr);
+        BB nb = NBR(g, i);
+        if (nz(band(nb, empty))) {
+            *seen = bor(*seen, cl);
+            return true;
+        }
+        BB nx = bandn(band(nb, own), cl);
+        cl = bor(cl, nx);
+        fr = bor(fr, nx);
+    }
+    *seen = bor(*seen, cl);
+    return false;
+}
+
+/* Full cluster of `own` at c and its liberties. */
+static inline BB cluster_of(const struct pal_geom *g, BB own, BB empty, int c,
+                            BB *libs)
+{
+    BB cl = bit(c), fr = cl, lb = zero();
+    while (nz(fr)) {
+        int i = ctz(fr);
+        fr = poplow(fr);
+        BB nb = NBR(g, i);
+        lb = bor(lb, band(nb, empty));
+        BB nx = bandn(band(nb, own), cl);
+        cl = bor(cl, nx);
+        fr = bor(fr, nx);
+    }
+    *libs = lb;
+    return cl;
+}
+
+int SFX(pal_cluster_libs)(const struct pal_geom *g, const struct pal_state *s,
+                          int c, int *size)
+{
+    int col = pal_at(s, c);
+    assert(col >= 0);
+    BB libs;
+    BB cl = cluster_of(g, ld(s->occ[col]), empty_of(g, s), c, &libs);
+    if (size)
+        *size = popc(cl);
+    return popc(libs);
+}
+
+/* Remove the enemy clusters without liberties among those holding a cell
+ * of `cand`.  Returns the number of pieces removed. */
+static int capture(const struct pal_geom *g, struct pal_state *s, BB cand)
+{
+    const int side = s->stm ^ 1;
+    int got = 0;
+    BB opp = ld(s->occ[side]), seen = zero();
+    const BB empty0 = empty_of(g, s);
+    BB empty = empty0;
+    cand = band(cand, opp);
+    while (nz(cand)) {
+        int c = ctz(cand);
+        BB before = seen;
+        if (!has_lib(g, opp, empty, c, &seen)) {
+            BB cl = bandn(seen, before);
+            opp = bandn(opp, cl);
+            empty = bor(empty, cl);
+            got += popc(cl);
+        }
+        cand = bandn(cand, seen);
+    }
+    if (got)
+        st(s->occ[side], opp);
+    return got;
+}
+
+int SFX(pal_apply)(const struct pal_geom *g, struct pal_state *s, pal_man m)
+{
+    const int me = s->stm;
+    const int t = (int)PAL_TO(m);
+    BB own = ld(s->occ[me]);
+    BB check = bor(ld(s->check), bit(t));
+    BB cand = NBR(g, t);
+    if (PAL_KIND(m) == PAL_SUMMON) {
+        assert(s->reserve[me] > 0);
+        s->reserve[me]--;
+        s->active = 1;
+    } else {
+        const int f = (int)PAL_FROM(m);
+        own = bandn(own, bit(f));
+        BB opp = ld(s->occ[me ^ 1]);
+        if (has(opp, t)) { /* push */
+            int k = dir_of(g, f, t);
+            int t2 = g->step[t][k];
+            assert(t2 >= 0);
+            opp = bor(bandn(opp, bit(t)), bit(t2));
+            st(s->occ[me ^ 1], opp);
+            cand = bor(cand, bit(t2));
+            check = bor(check, NBR(g, t2));
+        }
+        if (s->nman == 0) {
+            s->last_from = (uint8_t)f;
+            s->last_to = (uint8_t)t;
+        }
+    }
+    st(s->occ[me], bor(own, bit(t)));
+    st(s->check, check);
+    s->nman++;
+    int got = capture(g, s, cand);
+    if (got) {
+        s->captures[me] = (uint8_t)(s->captures[me] + got);
+        s->active = 1;
+    }
+    return got;
+}
+
+bool SFX(pal_can_end)(const struct pal_geom *g, const struct pal_state *s)
+{
+    const BB own = ld(s->occ[s->stm]), empty = empty_of(g, s);
+    BB cand = band(ld(s->check), own), seen = zero();
+    while (nz(cand)) {
+        if (!has_lib(g, own, empty, ctz(cand), &seen))
+            return false;
+        cand = bandn(cand, seen);
+    }
+    return true;
+}
+
+bool SFX(pal_all_alive)(const struct pal_geom *g, const struct pal_state *s)
+{
+    const BB empty = empty_of(g, s);
+    for (int side = 0; side < 2; side++) {
+        BB own = ld(s->occ[side]), cand = own, seen = zero();
+        while (nz(cand)) {
+            if (!has_lib(g, own, empty, ctz(cand), &seen))
+                return false;
+            cand = bandn(cand, seen);
+        }
+    }
+    return true;
+}
