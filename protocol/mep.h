@@ -25,5 +25,7 @@ void mep_free(struct mep *m);
 int mep_line(struct mep *m, const char *line);
 /* Wait until no search runs (the bestmove line is out). */
 void mep_wait(struct mep *m);
+/* End of input: let a limited search finish, stop an infinite one. */
+void mep_eof(struct mep *m);
 
 #endif

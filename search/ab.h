@@ -31,10 +31,10 @@ struct ab_ops {
     int (*gen_tactical)(const void *st, gmove *out, int max);
     /* Pass the move (for null-move pruning); NULL: no null move. */
     void (*null_move)(void *st);
-    /* Proven result at the root of a child, cheaper than game->result:
-     * return 1 and set *score (side to move's view, 0 = draw) if the game
-     * is over in st; NULL: use game->result without history. */
-    int (*terminal)(const void *st, int *score);
+    /* Is the game over in st (by rules needing no history)?  Return 1 and
+     * set *outcome to +1 (side to move has won), -1 (lost) or 0 (draw);
+     * else return 0.  NULL: game->result without history. */
+    int (*terminal)(const void *st, int *outcome);
 };
 
 /* Search tunables, Ethereal style, named. */
@@ -58,12 +58,17 @@ struct ab {
     /* per search */
     uint64_t nodes;
     int seldepth;
-    uint64_t path[AB_MAX_PLY + 1024]; /* game history + search path hashes */
-    int npath;
-    int nroot_hist;
+    uint64_t *path;   /* game history + search path hashes */
+    int npath, path_cap;
+    unsigned char *stack; /* one state per ply */
     const struct search_req *req;
-    void *tm;    /* struct timeman * */
+    void *tm;         /* struct timeman *, NULL in bench */
+    uint64_t node_limit;
     int stopped;
+    gmove excluded[64]; /* root moves already shown (multipv) */
+    int nexcluded;
+    gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
+    int pvlen[AB_MAX_PLY + 1];
 };
 
 void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops,

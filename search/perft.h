@@ -8,11 +8,17 @@
 
 #include "../core/game.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
+
 uint64_t perft(const struct game *g, const void *st, int depth);
+/* Same, giving up (returning 0) once *stop turns true; stop may be NULL. */
+uint64_t perft_stoppable(const struct game *g, const void *st, int depth,
+                         atomic_bool *stop);
 
 /* divide: calls fn for every root move with its subtree count. */
 typedef void (*divide_fn)(void *ctx, const char *move, uint64_t count);
 uint64_t perft_divide(const struct game *g, const void *st, int depth,
-                      divide_fn fn, void *ctx);
+                      divide_fn fn, void *ctx, atomic_bool *stop);
 
 #endif

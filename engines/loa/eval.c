@@ -1,0 +1,124 @@
+/* eval.c - Lines of Action evaluation (see eval.h). */
+#include "eval.h"
+
+#include <stdlib.h>
+
+#include "../../core/util.h"
+
+const struct loa_weights loa_default_weights = {
+    .concentration = 10,
+    .centre = 4,
+    .com_centre = 6,
+    .groups = 30,
+    .euler = 15,
+    .mobility = 4,
+    .tempo = 15,
+};
+
+/* Smallest possible sum of Chebyshev distances from the centre of mass for
+ * n pieces: the centre, then the ring of 8 at distance 1, then 16 at 2. */
+static int min_spread(int n)
+{
+    int sum = 0;
+    for (int i = 1; i < n; i++)
+        sum += i <= 8 ? 1 : i <= 24 ? 2 : 3;
+    return sum;
+}
+
+/* centralisation: ring 0 (edge) .. 3 (centre four) */
+static int ring(int sq)
+{
+    int x = sq & 7, y = sq >> 3;
+    int a = x < 7 - x ? x : 7 - x, b = y < 7 - y ? y : 7 - y;
+    return a < b ? a : b;
+}
+
+struct side_terms {
+    int n, spread, centre, com_dist, groups, euler, mobility;
+};
+
+static int euler_number(uint64_t bb)
+{
+    /* 2x2 windows over a board padded by one square on each side. */
+    unsigned char win[9][9] = {{0}};
+    int q1 = 0, q3 = 0, qd = 0;
+    for (uint64_t b = bb; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), x = sq & 7, y = sq >> 3;
+        /* window (wx,wy) covers squares (wx-1..wx, wy-1..wy) */
+        win[x][y] |= 8;         /* piece is the window's top-right */
+        win[x + 1][y] |= 4;     /* top-left */
+        win[x][y + 1] |= 2;     /* bottom-right */
+        win[x + 1][y + 1] |= 1; /* bottom-left */
+    }
+    for (int x = 0; x < 9; x++)
+        for (int y = 0; y < 9; y++) {
+            int w = win[x][y], c = __builtin_popcount((unsigned)w);
+            q1 += c == 1;
+            q3 += c == 3;
+            qd += w == 9 || w == 6;
+        }
+    return (q1 - q3 - 2 * qd) / 4;
+}
+
+static void terms(const struct loa_state *s, int side, struct side_terms *t)
+{
+    uint64_t bb = s->bb[side];
+    int sx = 0, sy = 0, cx, cy;
+    t->n = __builtin_popcountll(bb);
+    t->centre = 0;
+    for (uint64_t b = bb; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        sx += sq & 7;
+        sy += sq >> 3;
+        t->centre += ring(sq);
+    }
+    cx = (sx + t->n / 2) / t->n;
+    cy = (sy + t->n / 2) / t->n;
+    t->spread = 0;
+    for (uint64_t b = bb; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), dx = abs((sq & 7) - cx), dy = abs((sq >> 3) - cy);
+        t->spread += dx > dy ? dx : dy;
+    }
+    t->spread -= min_spread(t->n);
+    /* twice the distance of the centre of mass from the board centre (3.5, 3.5) */
+    t->com_dist = abs(2 * sx - 7 * t->n) + abs(2 * sy - 7 * t->n);
+    t->com_dist = t->com_dist / t->n;
+    t->groups = loa_groups(bb);
+    t->euler = euler_number(bb);
+    t->mobility = loa_count(s, side);
+}
+
+static int combine(const struct side_terms *t, const struct loa_weights *w)
+{
+    return -w->concentration * t->spread + w->centre * t->centre * 4 / t->n -
+           w->com_centre * t->com_dist - w->groups * (t->groups - 1) -
+           w->euler * (t->euler > 1 ? t->euler - 1 : 0) + w->mobility * t->mobility;
+}
+
+int loa_eval(const struct loa_state *s, const struct loa_weights *w)
+{
+    struct side_terms us, them;
+    terms(s, s->side, &us);
+    terms(s, s->side ^ 1, &them);
+    return combine(&us, w) - combine(&them, w) + w->tempo;
+}
+
+int loa_eval_terms(const struct loa_state *s, const struct loa_weights *w, char *buf, size_t n)
+{
+    struct side_terms t[2];
+    size_t len = 0;
+    int score;
+    terms(s, s->side, &t[0]);
+    terms(s, s->side ^ 1, &t[1]);
+    score = combine(&t[0], w) - combine(&t[1], w) + w->tempo;
+    buf_printf(buf, n, &len, "%d", score);
+    for (int i = 0; i < 2; i++)
+        buf_printf(buf, n, &len,
+                   " %s.pieces=%d %s.spread=%d %s.centre=%d %s.com_dist=%d %s.groups=%d"
+                   " %s.euler=%d %s.mobility=%d",
+                   i ? "them" : "us", t[i].n, i ? "them" : "us", t[i].spread, i ? "them" : "us",
+                   t[i].centre, i ? "them" : "us", t[i].com_dist, i ? "them" : "us", t[i].groups,
+                   i ? "them" : "us", t[i].euler, i ? "them" : "us", t[i].mobility);
+    buf_printf(buf, n, &len, " tempo=%d", w->tempo);
+    return score;
+}

@@ -1,0 +1,28 @@
+/* eval.h - Lines of Action evaluation (after Winands' MIA): concentration,
+ * centralisation, quads (Euler number), groups, mobility, centre of mass. */
+#ifndef MEDAN_LOA_EVAL_H
+#define MEDAN_LOA_EVAL_H
+
+#include <stddef.h>
+
+#include "loa.h"
+
+/* Named weights (centipawn-like units). */
+struct loa_weights {
+    int concentration; /* per unit of summed distance to the centre of mass beyond the minimum */
+    int centre;        /* per unit of average centralisation */
+    int com_centre;    /* per unit of the centre of mass' distance from the board centre */
+    int groups;        /* per group beyond one */
+    int euler;         /* per unit of Euler number beyond one */
+    int mobility;      /* per legal move more than the opponent */
+    int tempo;         /* side to move */
+};
+
+extern const struct loa_weights loa_default_weights;
+
+/* Score of s from the side to move's view. */
+int loa_eval(const struct loa_state *s, const struct loa_weights *w);
+/* The same, with every term written into buf ("<score> name=value ..."). */
+int loa_eval_terms(const struct loa_state *s, const struct loa_weights *w, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,405 @@
+/* loa.c - Lines of Action rules (RULES.md §1) behind struct game. */
+#include "loa.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/util.h"
+
+const char *const LOA_START = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
+
+/* ---- tables --------------------------------------------------------------- */
+/* The four lines through a square: rank, file, diagonal, anti-diagonal. */
+static uint64_t line_mask[64][4];
+/* Landing square from sq along direction d (0..7) at distance n, or -1. */
+static int8_t ray_to[64][8][8];
+/* Squares strictly between two squares on a line. */
+static uint64_t between[64][64];
+static uint64_t zob[2][64], zob_side;
+
+static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+static const int DY[8] = {0, 0, 1, -1, 1, -1, -1, 1};
+/* direction d lies on line d / 2 */
+
+static uint64_t bit(int sq) { return 1ULL << sq; }
+
+__attribute__((constructor)) static void loa_tables(void)
+{
+    uint64_t seed = 0x4c4f41; /* "LOA" */
+    for (int sq = 0; sq < 64; sq++) {
+        int x = sq & 7, y = sq >> 3;
+        for (int d = 0; d < 8; d++) {
+            for (int n = 0; n < 8; n++) {
+                int tx = x + DX[d] * n, ty = y + DY[d] * n;
+                ray_to[sq][d][n] =
+                    (tx >= 0 && tx < 8 && ty >= 0 && ty < 8) ? (int8_t)(ty * 8 + tx) : -1;
+                if (ray_to[sq][d][n] >= 0)
+                    line_mask[sq][d / 2] |= bit(ray_to[sq][d][n]);
+            }
+            uint64_t path = 0;
+            for (int n = 1; n < 8; n++) {
+                int t = ray_to[sq][d][n];
+                if (t < 0)
+                    break;
+                between[sq][t] = path;
+                path |= bit(t);
+            }
+        }
+    }
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 64; sq++)
+            zob[c][sq] = splitmix64(&seed);
+    zob_side = splitmix64(&seed);
+}
+
+uint64_t loa_zobrist_side(void) { return zob_side; }
+
+static uint64_t full_hash(const struct loa_state *s)
+{
+    uint64_t h = s->side ? zob_side : 0;
+    for (int c = 0; c < 2; c++)
+        for (uint64_t b = s->bb[c]; b; b &= b - 1)
+            h ^= zob[c][__builtin_ctzll(b)];
+    return h;
+}
+
+/* ---- connectivity ----------------------------------------------------------- */
+#define NOT_A 0xfefefefefefefefeULL
+#define NOT_H 0x7f7f7f7f7f7f7f7fULL
+
+static uint64_t dilate(uint64_t b)
+{
+    uint64_t h = b | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    return h | (h << 8) | (h >> 8);
+}
+
+uint64_t loa_neighbours(uint64_t bb) { return dilate(bb) & ~bb; }
+
+static uint64_t flood(uint64_t seed, uint64_t set)
+{
+    uint64_t g = seed, prev;
+    do {
+        prev = g;
+        g = dilate(g) & set;
+    } while (g != prev);
+    return g;
+}
+
+int loa_connected(uint64_t bb)
+{
+    if (!bb)
+        return 0;
+    return flood(bb & -bb, bb) == bb;
+}
+
+int loa_groups(uint64_t bb)
+{
+    int n = 0;
+    while (bb) {
+        bb &= ~flood(bb & -bb, bb);
+        n++;
+    }
+    return n;
+}
+
+/* ---- move generation ---------------------------------------------------------- */
+static inline int target(const struct loa_state *s, int sq, int d, int n,
+                         uint64_t own, uint64_t opp)
+{
+    int t;
+    (void)s;
+    if (n > 7 || (t = ray_to[sq][d][n]) < 0)
+        return -1;
+    if (own & bit(t))
+        return -1;
+    if (between[sq][t] & opp)
+        return -1;
+    return t;
+}
+
+static int gen_side(const struct loa_state *s, int side, gmove *out, int caps_only)
+{
+    uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
+    int n = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        for (int l = 0; l < 4; l++) {
+            int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
+            for (int d = 2 * l; d < 2 * l + 2; d++) {
+                int t = target(s, sq, d, cnt, own, opp);
+                if (t < 0)
+                    continue;
+                int cap = (opp >> t) & 1;
+                if (caps_only && !cap)
+                    continue;
+                if (out)
+                    out[n] = LOA_MOVE(sq, t, cap);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+int loa_count(const struct loa_state *s, int side) { return gen_side(s, side, NULL, 0); }
+int loa_gen(const struct loa_state *s, gmove *out) { return gen_side(s, s->side, out, 0); }
+int loa_gen_captures(const struct loa_state *s, gmove *out)
+{
+    return gen_side(s, s->side, out, 1);
+}
+
+void loa_play(struct loa_state *s, gmove m)
+{
+    int f = LOA_FROM(m), t = LOA_TO(m), us = s->side, them = us ^ 1;
+    s->bb[us] ^= bit(f) | bit(t);
+    s->hash ^= zob[us][f] ^ zob[us][t] ^ zob_side;
+    if (s->bb[them] & bit(t)) {
+        s->bb[them] ^= bit(t);
+        s->hash ^= zob[them][t];
+    }
+    s->side = (uint8_t)them;
+}
+
+/* 1: side to move has won, -1: has lost, 0: game on (ignores repetition). */
+int loa_decided(const struct loa_state *s)
+{
+    int us = s->side, them = us ^ 1;
+    int cthem = loa_connected(s->bb[them]);
+    if (cthem)               /* the player who just moved wins ties */
+        return -1;
+    if (loa_connected(s->bb[us]))
+        return 1;
+    return 0;
+}
+
+/* ---- struct game members ----------------------------------------------------- */
+static void cfg_default(void *cfg) { (void)cfg; }
+static int cfg_set(void *cfg, const char *k, const char *v, char *err, size_t n)
+{
+    (void)cfg;
+    (void)v;
+    return set_err(err, n, GAME_EVALUE, "loa has no parameter '%s'", k);
+}
+static void cfg_format(const void *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    if (n)
+        buf[0] = '\0';
+}
+
+static int parse_pos(void *st, const void *cfg, const char *str, char *err, size_t en)
+{
+    struct loa_state s;
+    int x = 0, y = 7;
+    const char *p = str;
+    (void)cfg;
+    memset(&s, 0, sizeof s);
+    for (; *p && *p != ' '; p++) {
+        if (*p == '/') {
+            if (x != 8 || y == 0)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d does not hold 8 squares", y + 1);
+            x = 0;
+            y--;
+        } else if (*p >= '1' && *p <= '8') {
+            x += *p - '0';
+            if (x > 8)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than 8 squares", y + 1);
+        } else if (*p == 'b' || *p == 'w') {
+            if (x >= 8)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than 8 squares", y + 1);
+            s.bb[*p == 'w'] |= bit(y * 8 + x);
+            x++;
+        } else
+            return set_err(err, en, GAME_ESYNTAX, "unexpected '%c' in the board", *p);
+    }
+    if (y != 0 || x != 8)
+        return set_err(err, en, GAME_ESYNTAX, "the board needs 8 ranks of 8 squares");
+    if (*p != ' ' || (p[1] != 'b' && p[1] != 'w') || p[2] != '\0')
+        return set_err(err, en, GAME_ESYNTAX, "expected the side to move ('b' or 'w') after the board");
+    s.side = p[1] == 'w';
+    if (!s.bb[0] || !s.bb[1])
+        return set_err(err, en, GAME_EPOSITION, "each side needs at least one piece");
+    if (__builtin_popcountll(s.bb[0]) > 12 || __builtin_popcountll(s.bb[1]) > 12)
+        return set_err(err, en, GAME_EPOSITION, "a side has more than 12 pieces");
+    s.hash = full_hash(&s);
+    memcpy(st, &s, sizeof s);
+    return GAME_OK;
+}
+
+static void start(void *st, const void *cfg)
+{
+    int rc = parse_pos(st, cfg, LOA_START, NULL, 0);
+    (void)rc;
+}
+
+static void format_pos(const void *st, char *buf, size_t n)
+{
+    const struct loa_state *s = st;
+    size_t len = 0;
+    for (int y = 7; y >= 0; y--) {
+        int run = 0;
+        for (int x = 0; x < 8; x++) {
+            uint64_t b = bit(y * 8 + x);
+            char c = (s->bb[0] & b) ? 'b' : (s->bb[1] & b) ? 'w' : 0;
+            if (!c) {
+                run++;
+                continue;
+            }
+            if (run)
+                buf_printf(buf, n, &len, "%d", run);
+            run = 0;
+            buf_printf(buf, n, &len, "%c", c);
+        }
+        if (run)
+            buf_printf(buf, n, &len, "%d", run);
+        if (y)
+            buf_printf(buf, n, &len, "/");
+    }
+    buf_printf(buf, n, &len, " %c", s->side ? 'w' : 'b');
+}
+
+static void show(const void *st, char *buf, size_t n)
+{
+    const struct loa_state *s = st;
+    size_t len = 0;
+    buf_printf(buf, n, &len, "  a b c d e f g h\n");
+    for (int y = 7; y >= 0; y--) {
+        buf_printf(buf, n, &len, "%d", y + 1);
+        for (int x = 0; x < 8; x++) {
+            uint64_t b = bit(y * 8 + x);
+            buf_printf(buf, n, &len, " %c", (s->bb[0] & b) ? 'x' : (s->bb[1] & b) ? 'o' : '.');
+        }
+        buf_printf(buf, n, &len, " %d\n", y + 1);
+    }
+    buf_printf(buf, n, &len, "  a b c d e f g h\n");
+    buf_printf(buf, n, &len, "black (x) %d  white (o) %d  %s to move",
+               __builtin_popcountll(s->bb[0]), __builtin_popcountll(s->bb[1]),
+               s->side ? "white" : "black");
+}
+
+static int parse_sq(const char *p)
+{
+    if (p[0] < 'a' || p[0] > 'h' || p[1] < '1' || p[1] > '8')
+        return -1;
+    return (p[1] - '1') * 8 + (p[0] - 'a');
+}
+
+static int gen_moves(const void *st, gmove *out, int max)
+{
+    const struct loa_state *s = st;
+    gmove buf[LOA_MAX_MOVES];
+    int n;
+    if (loa_decided(s))
+        return 0;
+    n = loa_gen(s, buf);
+    if (n > max)
+        return -1;
+    memcpy(out, buf, (size_t)n * sizeof *buf);
+    return n;
+}
+
+static int count_moves(const void *st)
+{
+    const struct loa_state *s = st;
+    return loa_decided(s) ? 0 : loa_count(s, s->side);
+}
+
+static int parse_move(const void *st, const char *str, gmove *m, char *err, size_t en)
+{
+    const struct loa_state *s = st;
+    size_t len = strlen(str);
+    int f, t, sep = 0;
+    gmove buf[LOA_MAX_MOVES];
+    if (len == 5 && (str[2] == '-' || str[2] == 'x'))
+        sep = 1;
+    else if (len != 4)
+        return set_err(err, en, GAME_ESYNTAX, "'%s' is not a move (like b1-b3 or b1xd3)", str);
+    f = parse_sq(str);
+    t = parse_sq(str + 2 + sep);
+    if (f < 0 || t < 0)
+        return set_err(err, en, GAME_ESYNTAX, "'%s' is not a move (like b1-b3 or b1xd3)", str);
+    if (loa_decided(s))
+        return set_err(err, en, GAME_EOVER, "the game is over");
+    int n = loa_gen(s, buf);
+    for (int i = 0; i < n; i++)
+        if (LOA_FROM(buf[i]) == f && LOA_TO(buf[i]) == t) {
+            *m = buf[i];
+            return GAME_OK;
+        }
+    if (!(s->bb[s->side] & bit(f)))
+        return set_err(err, en, GAME_EILLEGAL, "no %s piece on %.2s", s->side ? "white" : "black", str);
+    return set_err(err, en, GAME_EILLEGAL, "%s is not a legal move here", str);
+}
+
+static void format_move(const void *st, gmove m, char *buf, size_t n)
+{
+    int f = LOA_FROM(m), t = LOA_TO(m);
+    (void)st;
+    snprintf(buf, n, "%c%c%c%c%c", 'a' + (f & 7), '1' + (f >> 3), LOA_CAP(m) ? 'x' : '-',
+             'a' + (t & 7), '1' + (t >> 3));
+}
+
+static void play(void *st, gmove m) { loa_play(st, m); }
+static int to_move(const void *st) { return ((const struct loa_state *)st)->side + 1; }
+static int nseats(const void *st) { (void)st; return 2; }
+static uint64_t hash(const void *st) { return ((const struct loa_state *)st)->hash; }
+
+static void set_win(struct game_result *r, int winner_side, const char *reason)
+{
+    r->over = 1;
+    r->nseats = 2;
+    r->rank[winner_side] = 1;
+    r->rank[winner_side ^ 1] = 2;
+    r->score[winner_side] = 1;
+    r->score[winner_side ^ 1] = 0;
+    r->reason = reason;
+}
+
+static void result(const void *st, const uint64_t *hist, int nhist, struct game_result *r)
+{
+    const struct loa_state *s = st;
+    int d = loa_decided(s), reps = 1;
+    memset(r, 0, sizeof *r);
+    if (d) {
+        set_win(r, d > 0 ? s->side : s->side ^ 1, "connected");
+        return;
+    }
+    for (int i = 0; i < nhist; i++)
+        reps += hist[i] == s->hash;
+    if (reps >= 3) {
+        r->over = 1;
+        r->nseats = 2;
+        r->rank[0] = r->rank[1] = 1;
+        r->score[0] = r->score[1] = 0.5;
+        r->reason = "repetition";
+        return;
+    }
+    if (loa_count(s, s->side) == 0)
+        set_win(r, s->side ^ 1, "no_moves");
+}
+
+const struct game loa_game = {
+    .name = "loa",
+    .title = "Lines of Action",
+    .min_seats = 2,
+    .max_seats = 2,
+    .state_size = sizeof(struct loa_state),
+    .config_size = 0,
+    .params_help = "",
+    .config_default = cfg_default,
+    .config_set = cfg_set,
+    .config_format = cfg_format,
+    .start = start,
+    .parse_pos = parse_pos,
+    .format_pos = format_pos,
+    .show = show,
+    .parse_move = parse_move,
+    .format_move = format_move,
+    .gen_moves = gen_moves,
+    .play = play,
+    .to_move = to_move,
+    .nseats = nseats,
+    .hash = hash,
+    .result = result,
+    .count_moves = count_moves,
+};

@@ -1,0 +1,41 @@
+/* loa.h - Lines of Action rules on bitboards (RULES.md §1).
+ * Square index sq = rank * 8 + file, a1 = 0, h8 = 63. */
+#ifndef MEDAN_LOA_H
+#define MEDAN_LOA_H
+
+#include <stdint.h>
+
+#include "../../core/game.h"
+
+enum { LOA_BLACK = 0, LOA_WHITE = 1 };
+
+struct loa_state {
+    uint64_t bb[2];  /* pieces of black (seat 1) and white (seat 2) */
+    uint64_t hash;   /* Zobrist, kept incrementally */
+    uint8_t side;    /* LOA_BLACK or LOA_WHITE to move */
+    uint8_t pad[7];
+};
+
+/* move = from | to << 6 | capture << 12 */
+#define LOA_FROM(m) ((int)((m)&63))
+#define LOA_TO(m) ((int)(((m) >> 6) & 63))
+#define LOA_CAP(m) ((int)(((m) >> 12) & 1))
+#define LOA_MOVE(f, t, c) ((gmove)((f) | ((t) << 6) | ((c) << 12)))
+#define LOA_MAX_MOVES 256
+
+extern const struct game loa_game;
+extern const char *const LOA_START;
+
+/* For the engine: fast primitives. */
+int loa_gen(const struct loa_state *s, gmove *out);         /* all moves */
+int loa_gen_captures(const struct loa_state *s, gmove *out);
+int loa_count(const struct loa_state *s, int side);          /* move count */
+void loa_play(struct loa_state *s, gmove m);
+int loa_connected(uint64_t bb);                              /* one group? */
+int loa_groups(uint64_t bb);                                 /* group count */
+uint64_t loa_neighbours(uint64_t bb);                        /* 8-dilation minus bb */
+/* Game over without history: 1 = side to move has won, -1 = lost, 0 = no. */
+int loa_decided(const struct loa_state *s);
+uint64_t loa_zobrist_side(void);
+
+#endif

@@ -1,0 +1,513 @@
+/* ab.c - iterative-deepening PVS (see ab.h).
+ *
+ * Copy-make: every ply has its own copy of the state in ab->stack.  The
+ * tree is searched with a transposition table, null-move pruning (when the
+ * game can pass), reverse futility pruning, late-move reductions, killer and
+ * history move ordering, aspiration windows and an optional quiescence
+ * search over tactical moves.  Repetitions inside the tree or of the game
+ * history score as draws.
+ */
+#include "ab.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "timeman.h"
+
+#define INF 32000
+#define CHECK_EVERY 1023
+
+static int lmr_table[64][64];
+
+__attribute__((constructor)) static void ab_tables(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++)
+            lmr_table[d][i] = (int)(0.75 + log(d) * log(i) / 2.25);
+}
+
+static const struct ab_params default_params = {
+    .null_min_depth = 3,
+    .null_reduction = 2,
+    .lmr_min_depth = 3,
+    .lmr_min_moves = 4,
+    .futility_margin = 90,
+    .aspiration = 40,
+};
+
+void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void *eng,
+             size_t hash_mb)
+{
+    memset(ab, 0, sizeof *ab);
+    ab->game = g;
+    ab->ops = ops;
+    ab->eng = eng;
+    ab->par = default_params;
+    tt_init(&ab->tt, hash_mb);
+    ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);
+}
+
+void ab_free(struct ab *ab)
+{
+    tt_free(&ab->tt);
+    free(ab->stack);
+    free(ab->path);
+    ab->stack = NULL;
+    ab->path = NULL;
+}
+
+void ab_resize(struct ab *ab, size_t mb)
+{
+    tt_free(&ab->tt);
+    tt_init(&ab->tt, mb);
+}
+
+void ab_clear(struct ab *ab)
+{
+    tt_clear(&ab->tt);
+    memset(ab->history, 0, sizeof ab->history);
+    memset(ab->killers, 0, sizeof ab->killers);
+}
+
+static void *ply_state(struct ab *ab, int ply)
+{
+    return ab->stack + (size_t)ply * ab->game->state_size;
+}
+
+/* ---- helpers ------------------------------------------------------------------ */
+static int terminal(struct ab *ab, const void *st, int *outcome)
+{
+    struct game_result r;
+    if (ab->ops->terminal)
+        return ab->ops->terminal(st, outcome);
+    ab->game->result(st, NULL, 0, &r);
+    if (!r.over)
+        return 0;
+    int me = ab->game->to_move(st) - 1, best = 1;
+    for (int i = 0; i < r.nseats; i++)
+        if (i != me && r.rank[i] < r.rank[me])
+            best = 0;
+    int tie = 0;
+    for (int i = 0; i < r.nseats; i++)
+        if (i != me && r.rank[i] == r.rank[me])
+            tie = 1;
+    *outcome = tie ? 0 : best ? 1 : -1;
+    return 1;
+}
+
+static int is_repetition(struct ab *ab)
+{
+    uint64_t h = ab->path[ab->npath - 1];
+    for (int i = ab->npath - 3; i >= 0; i -= 2)
+        if (ab->path[i] == h)
+            return 1;
+    return 0;
+}
+
+static void path_push(struct ab *ab, uint64_t h)
+{
+    if (ab->npath == ab->path_cap) {
+        ab->path_cap = ab->path_cap ? ab->path_cap * 2 : 1024;
+        ab->path = xrealloc(ab->path, (size_t)ab->path_cap * sizeof *ab->path);
+    }
+    ab->path[ab->npath++] = h;
+}
+
+static int score_to_tt(int s, int ply)
+{
+    return s >= AB_WIN_BOUND ? s + ply : s <= -AB_WIN_BOUND ? s - ply : s;
+}
+static int score_from_tt(int s, int ply)
+{
+    return s >= AB_WIN_BOUND ? s - ply : s <= -AB_WIN_BOUND ? s + ply : s;
+}
+
+static void check_time(struct ab *ab)
+{
+    if ((ab->nodes & CHECK_EVERY) != 0)
+        return;
+    if (ab->req && search_stopped(ab->req))
+        ab->stopped = 1;
+    else if (ab->tm && tm_hard_stop(ab->tm))
+        ab->stopped = 1;
+    else if (ab->node_limit && ab->nodes >= ab->node_limit)
+        ab->stopped = 1;
+}
+
+static int excluded(const struct ab *ab, gmove m)
+{
+    for (int i = 0; i < ab->nexcluded; i++)
+        if (ab->excluded[i] == m)
+            return 1;
+    return 0;
+}
+
+/* Order moves: TT move, tactical, killers, history.  Selection sort on use. */
+static void score_moves(struct ab *ab, const void *st, const gmove *mv, int *sc, int n,
+                        uint32_t ttmove, int ply, int side)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t m32 = (uint32_t)mv[i];
+        if (m32 == ttmove)
+            sc[i] = 1 << 30;
+        else if (ab->ops->is_tactical && ab->ops->is_tactical(st, mv[i]))
+            sc[i] = (1 << 24) + ab->history[side][ab->ops->move_key(mv[i])];
+        else if (m32 == ab->killers[ply][0])
+            sc[i] = (1 << 23);
+        else if (m32 == ab->killers[ply][1])
+            sc[i] = (1 << 23) - 1;
+        else
+            sc[i] = ab->history[side][ab->ops->move_key(mv[i])];
+    }
+}
+
+static gmove pick(gmove *mv, int *sc, int n, int i)
+{
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (sc[j] > sc[b])
+            b = j;
+    if (b != i) {
+        gmove t = mv[i];
+        int s = sc[i];
+        mv[i] = mv[b];
+        sc[i] = sc[b];
+        mv[b] = t;
+        sc[b] = s;
+    }
+    return mv[i];
+}
+
+static void update_history(struct ab *ab, int side, gmove m, int bonus)
+{
+    int16_t *h = &ab->history[side][ab->ops->move_key(m)];
+    int v = *h + bonus - *h * abs(bonus) / 16384;
+    *h = (int16_t)(v > 16000 ? 16000 : v < -16000 ? -16000 : v);
+}
+
+/* ---- quiescence ---------------------------------------------------------------- */
+static int qsearch(struct ab *ab, int ply, int alpha, int beta)
+{
+    const void *st = ply_state(ab, ply);
+    gmove mv[AB_MAX_MOVES];
+    int sc[AB_MAX_MOVES], n, outcome, best;
+    ab->nodes++;
+    check_time(ab);
+    if (ab->stopped)
+        return 0;
+    if (ply > ab->seldepth)
+        ab->seldepth = ply;
+    if (terminal(ab, st, &outcome))
+        return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : 0;
+    best = ab->ops->eval(ab->eng, st);
+    if (best >= beta || ply >= AB_MAX_PLY - 1)
+        return best;
+    if (best > alpha)
+        alpha = best;
+    n = ab->ops->gen_tactical(st, mv, AB_MAX_MOVES);
+    for (int i = 0; i < n; i++)
+        sc[i] = ab->history[ab->game->to_move(st) - 1][ab->ops->move_key(mv[i])];
+    for (int i = 0; i < n; i++) {
+        gmove m = pick(mv, sc, n, i);
+        void *child = ply_state(ab, ply + 1);
+        memcpy(child, st, ab->game->state_size);
+        ab->game->play(child, m);
+        int s = -qsearch(ab, ply + 1, -beta, -alpha);
+        if (ab->stopped)
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha)
+                alpha = s;
+            if (s >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+/* ---- the main search ------------------------------------------------------------- */
+static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int null_ok)
+{
+    const void *st = ply_state(ab, ply);
+    const int pvnode = beta - alpha > 1, root = ply == 0;
+    gmove mv[AB_MAX_MOVES];
+    int sc[AB_MAX_MOVES], n, outcome, best = -INF, side, legal = 0, eval;
+    uint32_t ttmove = 0, bestmove = 0;
+    uint64_t key = ab->game->hash(st);
+    struct tt_entry *te;
+    int orig_alpha = alpha;
+
+    ab->pvlen[ply] = 0;
+    if (!root) {
+        if (terminal(ab, st, &outcome))
+            return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : 0;
+        if (is_repetition(ab))
+            return 0;
+        /* mate distance pruning */
+        if (alpha < -AB_WIN + ply)
+            alpha = -AB_WIN + ply;
+        if (beta > AB_WIN - ply - 1)
+            beta = AB_WIN - ply - 1;
+        if (alpha >= beta)
+            return alpha;
+    }
+    if (depth <= 0 || ply >= AB_MAX_PLY - 1) {
+        if (ab->ops->gen_tactical && ply < AB_MAX_PLY - 1)
+            return qsearch(ab, ply, alpha, beta);
+        ab->nodes++;
+        if (ply > ab->seldepth)
+            ab->seldepth = ply;
+        return ab->ops->eval(ab->eng, st);
+    }
+    ab->nodes++;
+    check_time(ab);
+    if (ab->stopped)
+        return 0;
+    if (ply > ab->seldepth)
+        ab->seldepth = ply;
+
+    te = tt_probe(&ab->tt, key);
+    if (te) {
+        ttmove = te->move;
+        if (!pvnode && te->depth >= depth) {
+            int s = score_from_tt(te->score, ply), b = te->flags & 3;
+            if (b == TT_EXACT || (b == TT_LOWER && s >= beta) || (b == TT_UPPER && s <= alpha))
+                return s;
+        }
+    }
+    eval = te ? te->eval : ab->ops->eval(ab->eng, st);
+    side = ab->game->to_move(st) - 1;
+
+    /* reverse futility: far above beta near the leaves */
+    if (!pvnode && !root && depth <= 3 && abs(beta) < AB_WIN_BOUND &&
+        eval - ab->par.futility_margin * depth >= beta)
+        return eval;
+
+    /* null move */
+    if (!pvnode && !root && null_ok && ab->ops->null_move && depth >= ab->par.null_min_depth &&
+        eval >= beta && abs(beta) < AB_WIN_BOUND) {
+        int r = ab->par.null_reduction + depth / 4;
+        void *child = ply_state(ab, ply + 1);
+        memcpy(child, st, ab->game->state_size);
+        ab->ops->null_move(child);
+        path_push(ab, ab->game->hash(child));
+        int s = -search(ab, ply + 1, depth - 1 - r, -beta, -beta + 1, 0);
+        ab->npath--;
+        if (ab->stopped)
+            return 0;
+        if (s >= beta)
+            return s >= AB_WIN_BOUND ? beta : s;
+    }
+
+    n = ab->game->gen_moves(st, mv, AB_MAX_MOVES);
+    if (n <= 0)
+        return -AB_WIN + ply; /* no legal move loses (terminal() saw none) */
+    score_moves(ab, st, mv, sc, n, ttmove, ply, side);
+
+    for (int i = 0; i < n; i++) {
+        gmove m = pick(mv, sc, n, i);
+        void *child;
+        int s, newdepth = depth - 1, tactical, reduce = 0;
+        if (root && excluded(ab, m))
+            continue;
+        tactical = ab->ops->is_tactical && ab->ops->is_tactical(st, m);
+        child = ply_state(ab, ply + 1);
+        memcpy(child, st, ab->game->state_size);
+        ab->game->play(child, m);
+        path_push(ab, ab->game->hash(child));
+        legal++;
+        if (legal > 1 && depth >= ab->par.lmr_min_depth && legal > ab->par.lmr_min_moves &&
+            !tactical && sc[i] < (1 << 23) - 1) {
+            reduce = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
+            if (pvnode)
+                reduce--;
+            if (reduce < 0)
+                reduce = 0;
+            if (reduce > newdepth - 1)
+                reduce = newdepth - 1 > 0 ? newdepth - 1 : 0;
+        }
+        if (legal == 1)
+            s = -search(ab, ply + 1, newdepth, -beta, -alpha, 1);
+        else {
+            s = -search(ab, ply + 1, newdepth - reduce, -alpha - 1, -alpha, 1);
+            if (reduce && s > alpha && !ab->stopped)
+                s = -search(ab, ply + 1, newdepth, -alpha - 1, -alpha, 1);
+            if (pvnode && s > alpha && s < beta && !ab->stopped)
+                s = -search(ab, ply + 1, newdepth, -beta, -alpha, 1);
+        }
+        ab->npath--;
+        if (ab->stopped)
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                bestmove = (uint32_t)m;
+                ab->pv[ply][0] = m;
+                memcpy(&ab->pv[ply][1], ab->pv[ply + 1], (size_t)ab->pvlen[ply + 1] * sizeof(gmove));
+                ab->pvlen[ply] = ab->pvlen[ply + 1] + 1;
+                if (s >= beta) {
+                    if (!tactical) {
+                        if (ab->killers[ply][0] != (uint32_t)m) {
+                            ab->killers[ply][1] = ab->killers[ply][0];
+                            ab->killers[ply][0] = (uint32_t)m;
+                        }
+                        update_history(ab, side, m, depth * depth);
+                        /* the quiet moves tried before lose credit */
+                        for (int j = 0; j < i; j++)
+                            if (!(ab->ops->is_tactical && ab->ops->is_tactical(st, mv[j])))
+                                update_history(ab, side, mv[j], -depth * depth);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (!legal)
+        return alpha; /* every root move excluded (multipv) */
+    tt_store(&ab->tt, key, bestmove, score_to_tt(best, ply), eval, depth,
+             best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER);
+    return best;
+}
+
+/* ---- driver --------------------------------------------------------------------- */
+static void format_score(char *buf, size_t n, int s)
+{
+    if (s >= AB_WIN_BOUND)
+        snprintf(buf, n, "win %d", AB_WIN - s);
+    else if (s <= -AB_WIN_BOUND)
+        snprintf(buf, n, "loss %d", AB_WIN + s);
+    else
+        snprintf(buf, n, "cp %d", s);
+}
+
+static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int score,
+                   const gmove *pv, int pvlen)
+{
+    char line[4096], sc[32], tok[64];
+    size_t len = 0;
+    unsigned char st[GAME_MAX_STATE];
+    int64_t us = tm_elapsed_us(tm);
+    if (us < 1)
+        us = 1;
+    format_score(sc, sizeof sc, score);
+    buf_printf(line, sizeof line, &len,
+               "depth %d seldepth %d multipv %d score %s nodes %llu nps %llu time %lld hashfull %d pv",
+               depth, ab->seldepth, mpv, sc, (unsigned long long)ab->nodes,
+               (unsigned long long)(ab->nodes * 1000000ULL / (uint64_t)us), (long long)(us / 1000),
+               tt_hashfull(&ab->tt));
+    memcpy(st, ab->req->pos, ab->game->state_size);
+    for (int i = 0; i < pvlen; i++) {
+        ab->game->format_move(st, pv[i], tok, sizeof tok);
+        buf_printf(line, sizeof line, &len, " %s", tok);
+        ab->game->play(st, pv[i]);
+    }
+    search_info(ab->req, "%s", line);
+}
+
+static void setup_path(struct ab *ab, const struct search_req *req)
+{
+    ab->npath = 0;
+    for (int i = 0; i < req->nhist; i++)
+        path_push(ab, req->hist[i]);
+    path_push(ab, ab->game->hash(req->pos));
+}
+
+gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
+{
+    struct timeman tm;
+    gmove best = GAME_MOVE_NONE, rootmv[AB_MAX_MOVES];
+    gmove bestpv[AB_MAX_PLY + 1];
+    int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv;
+
+    tm_init(&tm, req, ab->game->to_move(req->pos));
+    ab->req = req;
+    ab->tm = &tm;
+    ab->nodes = 0;
+    ab->stopped = 0;
+    ab->node_limit = req->lim.nodes;
+    tt_new_search(&ab->tt);
+    memcpy(ply_state(ab, 0), req->pos, ab->game->state_size);
+    setup_path(ab, req);
+    memset(ab->killers, 0, sizeof ab->killers);
+    nroot = ab->game->gen_moves(req->pos, rootmv, AB_MAX_MOVES);
+    *ponder = GAME_MOVE_NONE;
+    if (nroot <= 0)
+        return GAME_MOVE_NONE;
+    best = rootmv[0];
+    multipv = req->lim.multipv < nroot ? req->lim.multipv : nroot;
+    if (multipv > 64)
+        multipv = 64;
+    maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
+    if (maxdepth > AB_MAX_PLY - 2)
+        maxdepth = AB_MAX_PLY - 2;
+
+    for (int depth = 1; depth <= maxdepth; depth++) {
+        ab->seldepth = 0;
+        ab->nexcluded = 0;
+        for (int k = 0; k < multipv; k++) {
+            int alpha = -INF, beta = INF, delta = ab->par.aspiration, s;
+            if (k == 0 && depth >= 5 && delta && abs(score) < AB_WIN_BOUND) {
+                alpha = score - delta;
+                beta = score + delta;
+            }
+            for (;;) {
+                s = search(ab, 0, depth, alpha, beta, 0);
+                if (ab->stopped)
+                    break;
+                if (s <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = s - delta > -INF ? s - delta : -INF;
+                } else if (s >= beta)
+                    beta = s + delta < INF ? s + delta : INF;
+                else
+                    break;
+                delta += delta / 2 + 10;
+                if (delta > 1000)
+                    alpha = -INF, beta = INF;
+            }
+            if (ab->stopped || ab->pvlen[0] == 0)
+                break;
+            if (k == 0) {
+                stable = ab->pv[0][0] == best ? stable + 1 : 0;
+                best = ab->pv[0][0];
+                score = s;
+                bestpvlen = ab->pvlen[0];
+                memcpy(bestpv, ab->pv[0], (size_t)bestpvlen * sizeof(gmove));
+            }
+            report(ab, &tm, depth, k + 1, s, ab->pv[0], ab->pvlen[0]);
+            ab->excluded[ab->nexcluded++] = ab->pv[0][0];
+        }
+        if (ab->stopped)
+            break;
+        if (abs(score) >= AB_WIN_BOUND && depth > AB_WIN - abs(score) + 2 && !req->lim.infinite)
+            break; /* the proven result will not change */
+        if (!tm_continue(&tm, stable / 4.0))
+            break;
+    }
+    if (bestpvlen > 1)
+        *ponder = bestpv[1];
+    ab->req = NULL;
+    ab->tm = NULL;
+    return best;
+}
+
+uint64_t ab_bench_position(struct ab *ab, const void *st, int depth)
+{
+    struct search_req req;
+    atomic_bool stop = false;
+    gmove ponder;
+    memset(&req, 0, sizeof req);
+    limits_clear(&req.lim);
+    req.lim.depth = depth;
+    req.game = ab->game;
+    req.pos = st;
+    req.start_us = now_us();
+    req.stop = &stop;
+    ab_go(ab, &req, &ponder);
+    return ab->nodes;
+}

@@ -1,0 +1,72 @@
+/* perft.c - leaf counts of the legal-move tree for any game (perft.h). */
+#include "perft.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+
+#define PERFT_MAX_MOVES 32768
+
+static uint64_t perft_rec(const struct game *g, const void *st, int depth,
+                          unsigned char *scratch, atomic_bool *stop)
+{
+    gmove *moves;
+    unsigned char *child;
+    uint64_t total = 0;
+    int n;
+    if (depth == 1)
+        return (uint64_t)game_count_moves(g, st);
+    if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+        return 0;
+    moves = xmalloc(PERFT_MAX_MOVES * sizeof *moves);
+    n = g->gen_moves(st, moves, PERFT_MAX_MOVES);
+    child = scratch;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->play(child, moves[i]);
+        total += perft_rec(g, child, depth - 1, scratch + g->state_size, stop);
+    }
+    free(moves);
+    return total;
+}
+
+uint64_t perft(const struct game *g, const void *st, int depth)
+{
+    return perft_stoppable(g, st, depth, NULL);
+}
+
+uint64_t perft_stoppable(const struct game *g, const void *st, int depth,
+                         atomic_bool *stop)
+{
+    unsigned char *scratch;
+    uint64_t n;
+    if (depth <= 0)
+        return 1;
+    scratch = xmalloc(g->state_size * (size_t)(depth + 1));
+    n = perft_rec(g, st, depth, scratch, stop);
+    free(scratch);
+    return n;
+}
+
+uint64_t perft_divide(const struct game *g, const void *st, int depth,
+                      divide_fn fn, void *ctx, atomic_bool *stop)
+{
+    gmove *moves = xmalloc(PERFT_MAX_MOVES * sizeof *moves);
+    unsigned char *child = xmalloc(g->state_size);
+    uint64_t total = 0;
+    char tok[256];
+    int n = depth > 0 ? g->gen_moves(st, moves, PERFT_MAX_MOVES) : 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t c;
+        memcpy(child, st, g->state_size);
+        g->format_move(st, moves[i], tok, sizeof tok);
+        g->play(child, moves[i]);
+        c = perft_stoppable(g, child, depth - 1, stop);
+        fn(ctx, tok, c);
+        total += c;
+    }
+    free(child);
+    free(moves);
+    return total;
+}

@@ -1,0 +1,79 @@
+/* timeman.c - time management (see timeman.h). */
+#include "timeman.h"
+
+#include "../core/util.h"
+
+void tm_init(struct timeman *tm, const struct search_req *req, int seat)
+{
+    const struct limits *l = &req->lim;
+    int64_t over = TM_MOVE_OVERHEAD_MS * 1000;
+    tm->req = req;
+    tm->start_us = req->start_us;
+    tm->soft_us = tm->hard_us = -1;
+    if (l->infinite)
+        return;
+    if (l->movetime >= 0) {
+        int64_t t = l->movetime * 1000 - over;
+        if (t < l->movetime * 500)
+            t = l->movetime * 500; /* short movetimes: keep half, not nothing */
+        tm->soft_us = tm->hard_us = t > 1000 ? t : 1000;
+    }
+    if (seat >= 1 && seat <= GAME_MAX_SEATS && l->time[seat] >= 0) {
+        int64_t left = l->time[seat] * 1000, inc = l->inc[seat] * 1000;
+        int mtg = l->movestogo > 0 ? l->movestogo : TM_DEFAULT_MOVESTOGO;
+        int64_t usable = left - over * (mtg < 10 ? mtg : 10);
+        if (usable < left / 4)
+            usable = left / 4;
+        int64_t alloc = usable / mtg + inc * 3 / 4;
+        int64_t soft = alloc * 6 / 10, hard = alloc * 3;
+        if (hard > usable / 3 + inc / 2)
+            hard = usable / 3 + inc / 2;
+        if (soft > hard)
+            soft = hard;
+        if (hard < 1000)
+            hard = 1000;
+        if (soft < 500)
+            soft = 500;
+        if (tm->hard_us < 0 || hard < tm->hard_us)
+            tm->hard_us = hard;
+        if (tm->soft_us < 0 || soft < tm->soft_us)
+            tm->soft_us = soft;
+    }
+}
+
+static int64_t base(const struct timeman *tm)
+{
+    int64_t hit = tm->req->ponderhit_us ? atomic_load(tm->req->ponderhit_us) : 0;
+    return hit ? hit : tm->start_us;
+}
+
+static bool pondering(const struct timeman *tm)
+{
+    return tm->req->pondering && atomic_load(tm->req->pondering);
+}
+
+int64_t tm_elapsed_us(const struct timeman *tm) { return now_us() - base(tm); }
+
+bool tm_continue(struct timeman *tm, double stability)
+{
+    if (search_stopped(tm->req))
+        return false;
+    if (tm->soft_us < 0 || pondering(tm))
+        return true;
+    /* an unstable best move earns up to 1.5x the soft limit, a stable one
+     * as little as 0.6x */
+    double f = 1.5 - 0.9 * (stability < 0 ? 0 : stability > 1 ? 1 : stability);
+    int64_t limit = (int64_t)(tm->soft_us * f);
+    if (limit > tm->hard_us)
+        limit = tm->hard_us;
+    return tm_elapsed_us(tm) < limit;
+}
+
+bool tm_hard_stop(struct timeman *tm)
+{
+    if (search_stopped(tm->req))
+        return true;
+    if (tm->hard_us < 0 || pondering(tm))
+        return false;
+    return tm_elapsed_us(tm) >= tm->hard_us;
+}

@@ -1,0 +1,91 @@
+/* tt.c - transposition table (see tt.h). */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+
+#define BUCKET 4
+
+void tt_init(struct tt *t, size_t mb)
+{
+    size_t bytes = (mb ? mb : 1) << 20, buckets = 1;
+    while (buckets * 2 * BUCKET * sizeof(struct tt_entry) <= bytes)
+        buckets *= 2;
+    t->e = xcalloc(buckets * BUCKET, sizeof *t->e);
+    t->mask = buckets - 1;
+    t->gen = 0;
+}
+
+void tt_free(struct tt *t)
+{
+    free(t->e);
+    t->e = NULL;
+}
+
+void tt_clear(struct tt *t)
+{
+    memset(t->e, 0, (t->mask + 1) * BUCKET * sizeof *t->e);
+    t->gen = 0;
+}
+
+void tt_new_search(struct tt *t) { t->gen = (uint8_t)((t->gen + 4) & 0xfc); }
+
+static struct tt_entry *bucket(struct tt *t, uint64_t key)
+{
+    return t->e + (key & t->mask) * BUCKET;
+}
+
+struct tt_entry *tt_probe(struct tt *t, uint64_t key)
+{
+    struct tt_entry *b = bucket(t, key);
+    uint32_t k = (uint32_t)(key >> 32);
+    for (int i = 0; i < BUCKET; i++)
+        if (b[i].key == k && (b[i].flags & 3))
+            return &b[i];
+    return NULL;
+}
+
+void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval, int depth, int bound)
+{
+    struct tt_entry *b = bucket(t, key), *r = &b[0];
+    uint32_t k = (uint32_t)(key >> 32);
+    int worst = 1 << 30;
+    for (int i = 0; i < BUCKET; i++) {
+        if (b[i].key == k || !(b[i].flags & 3)) {
+            r = &b[i];
+            break;
+        }
+        /* older generations and shallower entries go first */
+        int age = (uint8_t)(t->gen - (b[i].flags & 0xfc)) / 4;
+        int worth = b[i].depth - 8 * age;
+        if (worth < worst) {
+            worst = worth;
+            r = &b[i];
+        }
+    }
+    /* keep a deeper entry of the same position unless this one is exact */
+    if (r->key == k && (r->flags & 3) && bound != TT_EXACT && depth + 2 < r->depth &&
+        (r->flags & 0xfc) == t->gen)
+        return;
+    if (move || r->key != k)
+        r->move = move;
+    r->key = k;
+    r->score = (int16_t)score;
+    r->eval = (int16_t)eval;
+    r->depth = (uint8_t)(depth < 0 ? 0 : depth > 255 ? 255 : depth);
+    r->flags = (uint8_t)(t->gen | bound);
+}
+
+int tt_hashfull(const struct tt *t)
+{
+    int n = 0, total = 0;
+    for (size_t i = 0; i < 250 && i <= t->mask; i++)
+        for (int j = 0; j < BUCKET; j++) {
+            const struct tt_entry *e = &t->e[i * BUCKET + j];
+            total++;
+            n += (e->flags & 3) && (e->flags & 0xfc) == t->gen;
+        }
+    return total ? n * 1000 / total : 0;
+}
