@@ -133,6 +133,43 @@ int pal_cluster_libs(const struct pal_geom *g, const struct pal_state *s,
 /* Does every cluster of both sides have a liberty? */
 bool pal_all_alive(const struct pal_geom *g, const struct pal_state *s);
 
+/* ---- for the engine ------------------------------------------------------ */
+struct rng;
+
+/* Small index of a maneuver for RAVE tables: summon c -> c, step from f in
+ * direction k -> PAL_MAX_CELLS + 6 f + k; PAL_KEY_END ends a turn. */
+#define PAL_KEY_END (PAL_MAX_CELLS * 7)
+#define PAL_KEYS (PAL_KEY_END + 1)
+unsigned pal_man_key(const struct pal_geom *g, pal_man m);
+
+#define PAL_TRACE_MAX 2048
+struct pal_trace {
+    int n;
+    uint8_t side[PAL_TRACE_MAX];
+    uint16_t key[PAL_TRACE_MAX];
+};
+
+/* Playout policy knobs (probabilities in 1/1024). */
+struct pal_policy {
+    int capture, save, attack, end_early;
+    int maxply; /* turns before the playout stops and counts captures */
+};
+extern const struct pal_policy pal_default_policy;
+
+/* One maneuver by the playout policy for the side to move (s may be at
+ * the start of a turn or after its first maneuver); applied to s.  Returns
+ * the maneuver, or 0 when the policy ends the turn here.  Never leaves the
+ * turn unable to end unless it was so before and nothing mends it. */
+pal_man pal_policy_man(const struct pal_geom *g, struct pal_state *s,
+                       struct rng *r, const struct pal_policy *p);
+/* Play the game out from s (start of a turn, or mid-turn) with the policy;
+ * records the maneuvers in tr (may be NULL).  Returns +1 black wins, -1
+ * white wins, 0 draw. */
+int pal_playout(const struct pal_geom *g, struct pal_state *s, struct rng *r,
+                const struct pal_policy *p, struct pal_trace *tr);
+/* Liberty totals of both sides' clusters (sum over clusters). */
+void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs[2]);
+
 /* Every legal turn (pass first).  Returns count, -1 if over max; out may
  * be NULL to count only. */
 int pal_gen_turns(const struct pal_state *s, gmove *out, int max);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../core/util.h"
 #include "palagan.h"
 
 const int pal_dx[PAL_NDIR] = {1, -1, 0, 0, 1, -1};
@@ -79,7 +80,14 @@ bool pal_over(const struct pal_state *s)
     bool pal_can_end_##w(const struct pal_geom *, const struct pal_state *);    \
     bool pal_all_alive_##w(const struct pal_geom *, const struct pal_state *);  \
     int pal_cluster_libs_##w(const struct pal_geom *, const struct pal_state *, \
-                             int, int *);
+                             int, int *);                                        \
+    pal_man pal_policy_man_##w(const struct pal_geom *, struct pal_state *,     \
+                               struct rng *, const struct pal_policy *);         \
+    int pal_playout_##w(const struct pal_geom *, struct pal_state *,            \
+                        struct rng *, const struct pal_policy *,                 \
+                        struct pal_trace *);                                     \
+    void pal_liberties_##w(const struct pal_geom *, const struct pal_state *,   \
+                           int *);
 PAL_DECL(1)
 PAL_DECL(2)
 PAL_DECL(4)
@@ -111,6 +119,36 @@ int pal_cluster_libs(const struct pal_geom *g, const struct pal_state *s, int c,
                      int *size)
 {
     return DISPATCH(pal_cluster_libs, g, s, c, size);
+}
+pal_man pal_policy_man(const struct pal_geom *g, struct pal_state *s,
+                       struct rng *r, const struct pal_policy *p)
+{
+    return DISPATCH(pal_policy_man, g, s, r, p);
+}
+int pal_playout(const struct pal_geom *g, struct pal_state *s, struct rng *r,
+                const struct pal_policy *p, struct pal_trace *tr)
+{
+    return DISPATCH(pal_playout, g, s, r, p, tr);
+}
+void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs[2])
+{
+    DISPATCH(pal_liberties, g, s, libs);
+}
+
+const struct pal_policy pal_default_policy = {
+    .capture = 990, .save = 900, .attack = 500, .end_early = 60, .maxply = 400,
+};
+
+unsigned pal_man_key(const struct pal_geom *g, pal_man m)
+{
+    if (PAL_KIND(m) == PAL_SUMMON)
+        return PAL_TO(m);
+    unsigned f = PAL_FROM(m);
+    for (int k = 0; k < PAL_NDIR; k++)
+        if (g->step[f][k] == (int)PAL_TO(m))
+            return PAL_MAX_CELLS + 6 * f + (unsigned)k;
+    assert(0);
+    return PAL_KEY_END;
 }
 
 void pal_end_turn(struct pal_state *s)

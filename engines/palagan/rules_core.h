@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../core/util.h"
 #include "palagan.h"
 
 #if W == 1
@@ -313,4 +314,135 @@ bool SFX(pal_all_alive)(const struct pal_geom *g, const struct pal_state *s)
         }
     }
     return true;
+}
+
+/* ---- playout policy ---------------------------------------------------- */
+
+/* Liberty points of the clusters of `own` with exactly one (*a1) and two
+ * (*a2) liberties. */
+static void short_libs(const struct pal_geom *g, BB own, BB empty, BB *a1, BB *a2)
+{
+    BB cand = own, x1 = zero(), x2 = zero();
+    while (nz(cand)) {
+        BB libs, cl = cluster_of(g, own, empty, ctz(cand), &libs);
+        int n = popc(libs);
+        if (n == 1)
+            x1 = bor(x1, libs);
+        else if (n == 2)
+            x2 = bor(x2, libs);
+        cand = bandn(cand, cl);
+    }
+    *a1 = x1;
+    *a2 = x2;
+}
+
+void SFX(pal_liberties)(const struct pal_geom *g, const struct pal_state *s, int libs[2])
+{
+    const BB empty = empty_of(g, s);
+    for (int side = 0; side < 2; side++) {
+        BB own = ld(s->occ[side]), cand = own;
+        libs[side] = 0;
+        while (nz(cand)) {
+            BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
+            libs[side] += popc(lb);
+            cand = bandn(cand, cl);
+        }
+    }
+}
+
+static int pick_bit(BB b, struct rng *r)
+{
+    int n = popc(b);
+    int k = (int)rng_below(r, (uint64_t)n);
+    while (k--)
+        b = poplow(b);
+    return ctz(b);
+}
+
+/* Try maneuvers that put a piece of the mover on L (a summon, then steps
+ * from neighbours); keep the first that passes `want` (1: captures,
+ * 2: leaves the piece on L with >= 2 liberties).  0 if none. */
+static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
+                      int want)
+{
+    pal_man cands[8];
+    int nc = 0;
+    const BB own = ld(s->occ[s->stm]);
+    if (s->reserve[s->stm])
+        cands[nc++] = PAL_MAN(PAL_SUMMON, 0, L);
+    for (int k = 0; k < PAL_NDIR; k++) {
+        int f = g->step[L][k];
+        if (f >= 0 && has(own, f) &&
+            !(s->nman == 1 && f == s->last_to && L == s->last_from))
+            cands[nc++] = PAL_MAN(PAL_STEP, f, L);
+    }
+    for (int i = 0; i < nc; i++) {
+        struct pal_state t = *s;
+        int got = SFX(pal_apply)(g, &t, cands[i]);
+        if (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t, L, NULL) >= 2) {
+            if (!SFX(pal_can_end)(g, &t))
+                continue;
+            *s = t;
+            return cands[i];
+        }
+    }
+    return 0;
+}
+
+pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
+                            struct rng *r, const struct pal_policy *p)
+{
+    if (s->nman >= (s->first ? 1 : 2))
+        return 0;
+    const bool mend = !SFX(pal_can_end)(g, s); /* after a suicidal first */
+    if (s->nman == 1 && !mend && (int)rng_below(r, 1024) < p->end_early)
+        return 0;
+    const int me = s->stm;
+    const BB empty = empty_of(g, s);
+    BB o1, o2, m1, m2;
+    short_libs(g, ld(s->occ[me ^ 1]), empty, &o1, &o2);
+    pal_man m;
+    if (nz(o1) && (mend || (int)rng_below(r, 1024) < p->capture))
+        if ((m = occupy(g, s, pick_bit(o1, r), 1)))
+            return m;
+    if (!mend) {
+        short_libs(g, ld(s->occ[me]), empty, &m1, &m2);
+        if (nz(m1) && (int)rng_below(r, 1024) < p->save)
+            if ((m = occupy(g, s, pick_bit(m1, r), 2)))
+                return m;
+        if (nz(o2) && (int)rng_below(r, 1024) < p->attack)
+            if ((m = occupy(g, s, pick_bit(o2, r), 2)))
+                return m;
+    }
+    pal_man list[PAL_MAX_MAN];
+    int n = SFX(pal_gen_man)(g, s, list);
+    for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
+        int i = mend ? tries : (int)rng_below(r, (uint64_t)n);
+        struct pal_state t = *s;
+        SFX(pal_apply)(g, &t, list[i]);
+        if (SFX(pal_can_end)(g, &t)) {
+            *s = t;
+            return list[i];
+        }
+    }
+    return 0;
+}
+
+int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
+                     const struct pal_policy *p, struct pal_trace *tr)
+{
+    for (int ply = 0; ply < p->maxply && !pal_over(s); ply++) {
+        struct pal_state save = *s;
+        pal_man m;
+        while ((m = SFX(pal_policy_man)(g, s, r, p))) {
+            if (tr && tr->n < PAL_TRACE_MAX) {
+                tr->side[tr->n] = s->stm;
+                tr->key[tr->n++] = (uint16_t)pal_man_key(g, m);
+            }
+        }
+        if (!SFX(pal_can_end)(g, s)) /* cannot happen from a legal tree node */
+            *s = save;
+        pal_end_turn(s);
+    }
+    return s->captures[0] > s->captures[1] ? 1 : s->captures[0] < s->captures[1] ? -1 : 0;
 }
