@@ -92,17 +92,20 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn infofn, void *c
     uint64_t n = (uint64_t)(depth > 0 ? depth : 20) * 1000, plies = 0;
     int64_t t0 = now_us();
     int wins[3] = {0, 0, 0};
+    uint64_t mans = 0;
     for (uint64_t i = 0; i < n; i++) {
         struct pal_state s;
         pal_start(&s, 5);
-        int o = pal_playout(g, &s, &r, &e->mc.pol, NULL);
-        wins[o + 1]++;
+        e->mc.trace.n = 0;
+        int o = pal_playout(g, &s, &r, &e->mc.pol, &e->mc.trace);
+        wins[(o > 0) - (o < 0) + 1]++;
         plies += (uint64_t)s.captures[0] + s.captures[1];
+        mans += (uint64_t)e->mc.trace.n;
     }
     *ms = (now_us() - t0) / 1000;
     fprintf(stderr, "bench: %llu playouts from the N=5 start: black %d white %d draw %d, "
-            "%.1f captures per game\n", (unsigned long long)n, wins[2], wins[0], wins[1],
-            (double)plies / (double)n);
+            "%.1f captures and %.1f maneuvers per game\n", (unsigned long long)n, wins[2],
+            wins[0], wins[1], (double)plies / (double)n, (double)mans / (double)n);
     return n;
 }
 

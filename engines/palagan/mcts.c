@@ -16,8 +16,8 @@ static const struct mc_params default_params = {
     .uct_c = 0.20,
     .rave_bias = 0.002,
     .expand_at = 2,
-    .prior_capture = 0.12,
     .prior_n = 12,
+    .margin = 0.1,
 };
 
 void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
@@ -62,15 +62,25 @@ static uint32_t new_node(struct mcts *t, int side)
     return i;
 }
 
-static int outcome_of(const struct pal_state *s)
+static int outcome_of(const struct pal_state *s) { return s->captures[0] - s->captures[1]; }
+
+/* Black's result in [0,1] for a capture difference: mostly win/draw/loss,
+ * a little for the margin (so a lost game is still fought). */
+static float black_val(const struct mcts *t, int diff)
 {
-    return s->captures[0] > s->captures[1] ? 1 : s->captures[0] < s->captures[1] ? -1 : 0;
+    double m = t->par.margin;
+    double base = diff > 0 ? 1.0 : diff < 0 ? 0.0 : 0.5;
+    return (float)((1 - m) * base + m * (0.5 + 0.5 * tanh(diff / 6.0)));
 }
 
-/* Result in [0,1] of an outcome (+1 black, -1 white, 0 draw) for a side. */
-static inline float val_for(int outcome, int side)
+static inline float side_val(float vb, int side) { return side == 0 ? vb : 1.0f - vb; }
+
+/* Proven outcome for a side: +1 win, 0 draw, -1 loss. */
+static inline int proven_sign(int8_t proven, int side)
 {
-    return side == 0 ? (float)(outcome + 1) * 0.5f : (float)(1 - outcome) * 0.5f;
+    int d = proven - 64;
+    int sg = d > 0 ? 1 : d < 0 ? -1 : 0;
+    return side == 0 ? sg : -sg;
 }
 
 /* Can the turn still end legally after this first maneuver (now or with a
@@ -99,7 +109,30 @@ static void set_edge(struct mc_edge *e, pal_man m, unsigned key, float prior_n,
     e->man = m;
     e->key = (uint16_t)key;
     e->n = (uint32_t)prior_n;
+    e->pn = (uint16_t)prior_n;
     e->w = prior_w;
+}
+
+/* Heuristic value in [0,1] for the mover of a position reached by a
+ * maneuver: captures, and which clusters the next maneuvers can take. */
+static float prior_value(const struct pal_geom *g, const struct pal_state *before,
+                         const struct pal_state *c, bool turn_ends)
+{
+    const int me = before->stm;
+    int sh[2][3];
+    pal_shape(g, c, sh);
+    int got = c->captures[me] - before->captures[me];
+    double v = 0.5 + 0.1 * got;
+    if (turn_ends) {
+        /* the opponent now has two maneuvers: one or two liberties are lost */
+        v -= 0.05 * (sh[me][0] + sh[me][1]);
+        v += 0.01 * (sh[me ^ 1][0] + sh[me ^ 1][1]);
+    } else {
+        /* one maneuver left: a one-liberty enemy cluster is ours */
+        v += 0.05 * sh[me ^ 1][0] - 0.02 * sh[me][0];
+    }
+    v += 0.002 * (sh[me][2] - sh[me ^ 1][2]);
+    return (float)(v < 0.05 ? 0.05 : v > 0.95 ? 0.95 : v);
 }
 
 /* Generate the edges of a node.  false when the edge pool is full. */
@@ -113,28 +146,18 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     const float pn = (float)t->par.prior_n;
     struct mc_node *node = &t->nodes[ni];
     uint32_t base = t->nedges, k = 0;
-    const int me = s->stm;
-    if (s->nman == 0)
-        set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn, pn * 0.3f); /* pass */
-    else if (pal_can_end(g, s))
-        set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn / 2, pn * 0.2f); /* end */
+    if (s->nman == 0 || pal_can_end(g, s)) /* pass, or end after one */
+        set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn,
+                 pn * prior_value(g, s, s, true));
     for (int i = 0; i < n; i++) {
         struct pal_state c = *s;
-        int got = pal_apply(g, &c, list[i]);
+        pal_apply(g, &c, list[i]);
         bool ok = s->nman == 0 ? mendable(g, &c) : pal_can_end(g, &c);
         if (!ok)
             continue;
-        float prn = 0, prw = 0;
-        if (got) {
-            double v = 0.5 + t->par.prior_capture * got;
-            prn = pn;
-            prw = pn * (float)(v > 0.95 ? 0.95 : v);
-        } else if (pal_at(&c, (int)PAL_TO(list[i])) == me &&
-                   pal_cluster_libs(g, &c, (int)PAL_TO(list[i]), NULL) == 1) {
-            prn = pn; /* self-atari */
-            prw = pn * 0.25f;
-        }
-        set_edge(&t->edges[base + k++], list[i], pal_man_key(g, list[i]), prn, prw);
+        bool ends = s->nman == 1 || s->first;
+        set_edge(&t->edges[base + k++], list[i], pal_man_key(g, list[i]), pn,
+                 pn * prior_value(g, s, &c, ends));
     }
     node->edges = base;
     node->nedges = (uint16_t)k;
@@ -142,9 +165,6 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     t->nedges += k;
     return true;
 }
-
-/* Value of a proven child for the side at the parent: 1, 0.5, 0. */
-static inline float proven_val(int8_t proven, int side) { return val_for(proven - 2, side); }
 
 static uint32_t select_edge(struct mcts *t, const struct mc_node *node)
 {
@@ -156,10 +176,10 @@ static uint32_t select_edge(struct mcts *t, const struct mc_node *node)
         const struct mc_edge *e = &t->edges[i];
         double v;
         if (e->child && t->nodes[e->child].proven) {
-            float pv = proven_val(t->nodes[e->child].proven, node->side);
-            if (pv == 1.0f)
+            int sg = proven_sign(t->nodes[e->child].proven, node->side);
+            if (sg > 0)
                 return i;
-            v = pv == 0.0f ? -1.0 : 0.5; /* proven draw: no exploration */
+            v = sg < 0 ? -1.0 : 0.5; /* proven draw: no exploration */
         } else {
             double n = e->n, an = e->an;
             double q = n > 0 ? e->w / n : 0.6; /* first-play urgency */
@@ -189,7 +209,7 @@ static bool try_prove(struct mcts *t, uint32_t ni)
         const struct mc_edge *e = &t->edges[i];
         if (!e->child || !t->nodes[e->child].proven)
             return false; /* (a win would have been found first below) */
-        float v = proven_val(t->nodes[e->child].proven, node->side);
+        float v = side_val(black_val(t, t->nodes[e->child].proven - 64), node->side);
         if (v > best) {
             best = v;
             bp = t->nodes[e->child].proven;
@@ -203,7 +223,7 @@ static bool win_child(struct mcts *t, uint32_t ni, uint32_t ei)
 {
     const struct mc_edge *e = &t->edges[ei];
     return e->child && t->nodes[e->child].proven &&
-           proven_val(t->nodes[e->child].proven, t->nodes[ni].side) == 1.0f;
+           proven_sign(t->nodes[e->child].proven, t->nodes[ni].side) > 0;
 }
 
 static void simulate(struct mcts *t, const struct pal_state *root)
@@ -217,12 +237,12 @@ static void simulate(struct mcts *t, const struct pal_state *root)
     for (;;) {
         struct mc_node *node = &t->nodes[cur];
         if (node->proven) {
-            outcome = node->proven - 2;
+            outcome = node->proven - 64;
             break;
         }
         if (s.nman == 0 && pal_over(&s)) {
             outcome = outcome_of(&s);
-            node->proven = (int8_t)(outcome + 2);
+            node->proven = (int8_t)(outcome + 64);
             break;
         }
         if (!node->expanded &&
@@ -275,10 +295,11 @@ static void simulate(struct mcts *t, const struct pal_state *root)
         t->last[sd][k] = i;
     }
     bool proving = true;
+    const float vb = black_val(t, outcome);
     for (int i = d - 1; i >= 0; i--) {
         struct mc_node *node = &t->nodes[pn[i]];
         const int side = node->side;
-        const float r = val_for(outcome, side);
+        const float r = side_val(vb, side);
         struct mc_edge *e = &t->edges[pe[i]];
         e->n++;
         e->w += r;
@@ -309,12 +330,12 @@ static int best_edge(const struct mcts *t, uint32_t ni)
     double bv = -1;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
         const struct mc_edge *e = &t->edges[i];
-        double v = e->n + e->w * 1e-3;
+        double v = (double)(e->n - e->pn) + (e->n ? e->w / e->n : 0) * 1e-3;
         if (e->child && t->nodes[e->child].proven) {
-            float pv = proven_val(t->nodes[e->child].proven, node->side);
-            if (pv == 1.0f)
+            int sg = proven_sign(t->nodes[e->child].proven, node->side);
+            if (sg > 0)
                 return (int)i;
-            if (pv == 0.0f)
+            if (sg < 0)
                 v = -0.5 + v * 1e-9;
         }
         if (v > bv) {
@@ -363,7 +384,7 @@ static gmove extract(const struct mcts *t, const struct pal_state *root)
     pal_apply(g, &s1, m1);
     uint32_t c = t->edges[ei].child;
     int ej = c && t->nodes[c].expanded ? best_edge(t, c) : -1;
-    if (ej >= 0 && t->edges[ej].n > 0)
+    if (ej >= 0 && t->edges[ej].n > t->edges[ej].pn)
         m2 = t->edges[ej].man;
     else
         m2 = fallback_m2(g, &s1);
@@ -383,7 +404,7 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, char *
     buf[0] = 0;
     while (cur && t->nodes[cur].expanded && turns < 12) {
         int ei = best_edge(t, cur);
-        if (ei < 0 || t->edges[ei].n == 0)
+        if (ei < 0 || t->edges[ei].n == t->edges[ei].pn)
             break;
         const struct mc_edge *e = &t->edges[ei];
         bool end = e->man == 0;
@@ -423,7 +444,7 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
     }
     double q = n > 0 ? w / n : 0.5; /* for the side to move */
     if (r->proven)
-        q = proven_val(r->proven, root->stm);
+        q = side_val(black_val(t, r->proven - 64), root->stm);
     double vb = root->stm == 0 ? q : 1 - q;
     double qc = q < 0.001 ? 0.001 : q > 0.999 ? 0.999 : q;
     int cp = (int)lround(400.0 * log10(qc / (1 - qc)));

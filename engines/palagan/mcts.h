@@ -22,7 +22,7 @@ struct mc_edge {
     uint32_t n, an; /* visits, AMAF visits */
     float w, aw;    /* wins of the mover at the parent (draw = 1/2) */
     uint16_t key;   /* pal_man_key, PAL_KEY_END for man 0 */
-    uint16_t pad;
+    uint16_t pn;    /* prior visits included in n */
 };
 
 struct mc_node {
@@ -31,7 +31,7 @@ struct mc_node {
     uint16_t nedges;
     uint8_t side;     /* to act */
     uint8_t expanded; /* edges generated */
-    int8_t proven;    /* 0 unknown, else outcome + 2 (1 white, 2 draw, 3 black wins) */
+    int8_t proven;    /* 0 unknown, else final capture difference (black - white) + 64 */
     uint8_t pad[3];
 };
 
@@ -39,8 +39,8 @@ struct mc_params {
     double uct_c;     /* exploration */
     double rave_bias; /* b^2 of Gelly & Silver's beta */
     int expand_at;    /* visits before a leaf gets its edges */
-    double prior_capture; /* prior wins per captured piece, out of prior_n */
-    int prior_n;
+    int prior_n;      /* weight of the heuristic prior, in visits */
+    double margin;    /* share of a result given by the capture margin */
 };
 
 struct mcts {

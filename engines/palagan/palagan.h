@@ -163,10 +163,13 @@ extern const struct pal_policy pal_default_policy;
 pal_man pal_policy_man(const struct pal_geom *g, struct pal_state *s,
                        struct rng *r, const struct pal_policy *p);
 /* Play the game out from s (start of a turn, or mid-turn) with the policy;
- * records the maneuvers in tr (may be NULL).  Returns +1 black wins, -1
- * white wins, 0 draw. */
+ * records the maneuvers in tr (may be NULL).  Returns black's captures
+ * minus white's. */
 int pal_playout(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                 const struct pal_policy *p, struct pal_trace *tr);
+/* Per side: pieces in clusters with one liberty [0], with two [1], and
+ * the liberty total [2] (clusters with no liberty count in neither). */
+void pal_shape(const struct pal_geom *g, const struct pal_state *s, int out[2][3]);
 /* Liberty totals of both sides' clusters (sum over clusters). */
 void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs[2]);
 

@@ -87,7 +87,9 @@ bool pal_over(const struct pal_state *s)
                         struct rng *, const struct pal_policy *,                 \
                         struct pal_trace *);                                     \
     void pal_liberties_##w(const struct pal_geom *, const struct pal_state *,   \
-                           int *);
+                           int *);                                               \
+    void pal_shape_##w(const struct pal_geom *, const struct pal_state *,       \
+                       int (*)[3]);
 PAL_DECL(1)
 PAL_DECL(2)
 PAL_DECL(4)
@@ -133,6 +135,11 @@ int pal_playout(const struct pal_geom *g, struct pal_state *s, struct rng *r,
 void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs[2])
 {
     DISPATCH(pal_liberties, g, s, libs);
+}
+
+void pal_shape(const struct pal_geom *g, const struct pal_state *s, int out[2][3])
+{
+    DISPATCH(pal_shape, g, s, out);
 }
 
 const struct pal_policy pal_default_policy = {

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #include "../../core/util.h"
 #include "palagan.h"
@@ -318,11 +321,12 @@ bool SFX(pal_all_alive)(const struct pal_geom *g, const struct pal_state *s)
 
 /* ---- playout policy ---------------------------------------------------- */
 
-/* Liberty points of the clusters of `own` with exactly one (*a1) and two
- * (*a2) liberties. */
-static void short_libs(const struct pal_geom *g, BB own, BB empty, BB *a1, BB *a2)
+/* Liberty points of the clusters of `own` touching `hot` with exactly one
+ * (*a1) and two (*a2) liberties. */
+static void short_libs(const struct pal_geom *g, BB own, BB empty, BB hot, BB *a1,
+                       BB *a2)
 {
-    BB cand = own, x1 = zero(), x2 = zero();
+    BB cand = band(own, hot), x1 = zero(), x2 = zero();
     while (nz(cand)) {
         BB libs, cl = cluster_of(g, own, empty, ctz(cand), &libs);
         int n = popc(libs);
@@ -350,18 +354,70 @@ void SFX(pal_liberties)(const struct pal_geom *g, const struct pal_state *s, int
     }
 }
 
-static int pick_bit(BB b, struct rng *r)
+/* Index of the k-th set bit of b (k < popc(b)). */
+static inline int nth_bit(BB b, int k)
 {
-    int n = popc(b);
-    int k = (int)rng_below(r, (uint64_t)n);
+#if W == 1 && defined(__BMI2__)
+    return __builtin_ctzll(_pdep_u64((uint64_t)1 << k, b));
+#else
     while (k--)
         b = poplow(b);
     return ctz(b);
+#endif
+}
+
+static int pick_bit(BB b, struct rng *r)
+{
+    return nth_bit(b, (int)rng_below(r, (uint64_t)popc(b)));
+}
+
+/* A uniformly drawn maneuver (summon on an empty cell or a piece and a
+ * direction), found by rejection; applied if the turn can still end.
+ * 0 if none found in a few tries. */
+static pal_man random_man(const struct pal_geom *g, struct pal_state *s, struct rng *r)
+{
+    const int me = s->stm;
+    const BB own = ld(s->occ[me]), opp = ld(s->occ[me ^ 1]);
+    const BB empty = bandn(ld(g->all), bor(own, opp));
+    const int ne = s->reserve[me] ? popc(empty) : 0, np = popc(own);
+    if (ne + np == 0)
+        return 0;
+    for (int tries = 0; tries < 24; tries++) {
+        int x = (int)rng_below(r, (uint64_t)(ne + 6 * np));
+        pal_man m;
+        if (x < ne) {
+            m = PAL_MAN(PAL_SUMMON, 0, nth_bit(empty, x));
+        } else {
+            x -= ne;
+            int f = nth_bit(own, x / 6), k = x % 6;
+            int t = g->step[f][k];
+            if (t < 0)
+                continue;
+            if (has(empty, t)) {
+                if (s->nman == 1 && f == s->last_to && t == s->last_from)
+                    continue;
+            } else if (has(opp, t)) {
+                int t2 = g->step[t][k];
+                if (t2 < 0 || !has(empty, t2))
+                    continue;
+            } else {
+                continue;
+            }
+            m = PAL_MAN(PAL_STEP, f, t);
+        }
+        struct pal_state c = *s;
+        SFX(pal_apply)(g, &c, m);
+        if (SFX(pal_can_end)(g, &c)) {
+            *s = c;
+            return m;
+        }
+    }
+    return 0;
 }
 
 /* Try maneuvers that put a piece of the mover on L (a summon, then steps
- * from neighbours); keep the first that passes `want` (1: captures,
- * 2: leaves the piece on L with >= 2 liberties).  0 if none. */
+ * from neighbours); keep the first that passes `want` (0: any, 1: captures,
+ * k >= 2: leaves the piece on L with >= k liberties).  0 if none. */
 static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
                       int want)
 {
@@ -379,7 +435,7 @@ static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
     for (int i = 0; i < nc; i++) {
         struct pal_state t = *s;
         int got = SFX(pal_apply)(g, &t, cands[i]);
-        if (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t, L, NULL) >= 2) {
+        if (want == 0 || (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t, L, NULL) >= want)) {
             if (!SFX(pal_can_end)(g, &t))
                 continue;
             *s = t;
@@ -389,31 +445,45 @@ static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
     return 0;
 }
 
-pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
-                            struct rng *r, const struct pal_policy *p)
+/* The policy looks for short liberties only in the clusters touching
+ * `hot` (the cells the last turns changed, and their neighbours). */
+static pal_man policy_man(const struct pal_geom *g, struct pal_state *s, struct rng *r,
+                          const struct pal_policy *p, BB hot)
 {
-    if (s->nman >= (s->first ? 1 : 2))
+    const int left = (s->first ? 1 : 2) - s->nman; /* maneuvers left */
+    if (left <= 0)
         return 0;
     const bool mend = !SFX(pal_can_end)(g, s); /* after a suicidal first */
-    if (s->nman == 1 && !mend && (int)rng_below(r, 1024) < p->end_early)
+    if (left == 1 && !s->first && !mend && (int)rng_below(r, 1024) < p->end_early)
         return 0;
     const int me = s->stm;
     const BB empty = empty_of(g, s);
     BB o1, o2, m1, m2;
-    short_libs(g, ld(s->occ[me ^ 1]), empty, &o1, &o2);
+    short_libs(g, ld(s->occ[me ^ 1]), empty, hot, &o1, &o2);
     pal_man m;
+    /* capture now, or start a two-maneuver capture */
     if (nz(o1) && (mend || (int)rng_below(r, 1024) < p->capture))
         if ((m = occupy(g, s, pick_bit(o1, r), 1)))
             return m;
+    if (left == 2 && nz(o2) && (int)rng_below(r, 1024) < p->capture)
+        if ((m = occupy(g, s, pick_bit(o2, r), 0)))
+            return m;
     if (!mend) {
-        short_libs(g, ld(s->occ[me]), empty, &m1, &m2);
+        /* the opponent gets two maneuvers: two liberties are not safe */
+        short_libs(g, ld(s->occ[me]), empty, hot, &m1, &m2);
         if (nz(m1) && (int)rng_below(r, 1024) < p->save)
-            if ((m = occupy(g, s, pick_bit(m1, r), 2)))
+            if ((m = occupy(g, s, pick_bit(m1, r), 3)) ||
+                (m = occupy(g, s, pick_bit(m1, r), 2)))
+                return m;
+        if (nz(m2) && (int)rng_below(r, 1024) < p->save)
+            if ((m = occupy(g, s, pick_bit(m2, r), 3)))
                 return m;
         if (nz(o2) && (int)rng_below(r, 1024) < p->attack)
             if ((m = occupy(g, s, pick_bit(o2, r), 2)))
                 return m;
     }
+    if (!mend && (m = random_man(g, s, r)))
+        return m;
     pal_man list[PAL_MAX_MAN];
     int n = SFX(pal_gen_man)(g, s, list);
     for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
@@ -428,21 +498,64 @@ pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
     return 0;
 }
 
+pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
+                            struct rng *r, const struct pal_policy *p)
+{
+    return policy_man(g, s, r, p, ld(g->all));
+}
+
+/* A maneuver's cells and their neighbours. */
+static inline BB near(const struct pal_geom *g, pal_man m)
+{
+    int t = (int)PAL_TO(m);
+    BB h = bor(NBR(g, t), bit(t));
+    if (PAL_KIND(m) == PAL_STEP) {
+        int f = (int)PAL_FROM(m);
+        h = bor(h, NBR(g, f));
+        int k = dir_of(g, f, t), t2 = g->step[t][k];
+        if (t2 >= 0)
+            h = bor(h, NBR(g, t2));
+    }
+    return h;
+}
+
 int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                      const struct pal_policy *p, struct pal_trace *tr)
 {
+    /* at first, everything is news */
+    BB hot_prev = ld(g->all), hot_cur = zero();
     for (int ply = 0; ply < p->maxply && !pal_over(s); ply++) {
         struct pal_state save = *s;
         pal_man m;
-        while ((m = SFX(pal_policy_man)(g, s, r, p))) {
+        while ((m = policy_man(g, s, r, p, bor(hot_prev, hot_cur)))) {
+            hot_cur = bor(hot_cur, near(g, m));
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = s->stm;
                 tr->key[tr->n++] = (uint16_t)pal_man_key(g, m);
             }
         }
+        hot_prev = hot_cur;
+        hot_cur = zero();
         if (!SFX(pal_can_end)(g, s)) /* cannot happen from a legal tree node */
             *s = save;
         pal_end_turn(s);
     }
-    return s->captures[0] > s->captures[1] ? 1 : s->captures[0] < s->captures[1] ? -1 : 0;
+    return s->captures[0] - s->captures[1];
+}
+
+void SFX(pal_shape)(const struct pal_geom *g, const struct pal_state *s, int out[2][3])
+{
+    const BB empty = empty_of(g, s);
+    for (int side = 0; side < 2; side++) {
+        BB own = ld(s->occ[side]), cand = own;
+        out[side][0] = out[side][1] = out[side][2] = 0;
+        while (nz(cand)) {
+            BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
+            int n = popc(lb);
+            if (n >= 1 && n <= 2)
+                out[side][n - 1] += popc(cl);
+            out[side][2] += n;
+            cand = bandn(cand, cl);
+        }
+    }
 }
