@@ -322,10 +322,9 @@ static int g_parse_move(const void *st, const char *str, gmove *mv, char *err,
         int rc = parse_man(g, parts[i], &m[i]);
         if (rc == GAME_ESYNTAX)
             return set_err(err, errlen, rc,
-                           "'%s': expected pass, @<cell>, <cell>-<cell> or two joined by ','",
-                           str);
+                           "expected pass, @<cell>, <cell>-<cell> or two joined by ','");
         if (rc)
-            return set_err(err, errlen, rc, "'%s': cell off the board", str);
+            return set_err(err, errlen, rc, "a cell off the board");
     }
     struct pal_state t = *s;
     for (int i = 0; i < 2 && m[i]; i++) {
@@ -333,13 +332,12 @@ static int g_parse_move(const void *st, const char *str, gmove *mv, char *err,
             return set_err(err, errlen, GAME_EILLEGAL,
                            "the game's first turn has one maneuver");
         if (!pal_man_ok(g, &t, m[i]))
-            return set_err(err, errlen, GAME_EILLEGAL, "'%s': maneuver %d is not legal",
-                           str, i + 1);
+            return set_err(err, errlen, GAME_EILLEGAL, "maneuver %d is not legal here", i + 1);
         pal_apply(g, &t, m[i]);
     }
     if (!pal_can_end(g, &t))
         return set_err(err, errlen, GAME_EILLEGAL,
-                       "'%s': leaves a cluster of the mover without liberties", str);
+                       "leaves a cluster of the mover without liberties");
     *mv = PAL_TURN(m[0], m[1]);
     return GAME_OK;
 }
