@@ -53,35 +53,46 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 PROGRAMS   := $(ENGINES)
 TEST_DEPS  := $(TOOL_BIN)
 
-.PHONY: all test test-suite unit transcripts robust bench match install clean deps
+.PHONY: all build-all clang-build test test-suite unit transcripts robust bench match install clean deps
 all: $(PROGRAMS)
+
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBMEDAN): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 define GAME_RULES
 $(call game_lib,$(1)): $(patsubst %.c,$(BUILD)/%.o,$(call game_src,$(1)))
 	@rm -f $$@
-	$$(AR) rcs $$@ $$^
+	$$(Q)$$(AR) rcs $$@ $$^
 $(BIN)/medan-$(1): $(BUILD)/engines/$(1)/main.o $(call game_lib,$(1)) $(LIBMEDAN)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS) -lreadline
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS) -lreadline
 endef
 $(foreach g,$(GAMES),$(eval $(call GAME_RULES,$(g))))
 
 # Unit tests link every game, the registry and the library.
 $(BUILD)/tests/%: tests/unit/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
 
 $(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 -include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
 
@@ -92,6 +103,15 @@ deps:
 test: deps
 	$(MAKE) SAN=0 test-suite
 	$(MAKE) SAN=1 test-suite
+	$(MAKE) clang-build
+
+# Everything must also build warning-free with clang.
+clang-build:
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) CC=clang SAN=0 BUILD=build-clang BIN=build-clang/bin build-all && \
+	  echo "clang build: clean"; else echo "clang build: skipped (no clang)"; fi
+
+build-all: all $(UNIT_BIN) $(TOOL_BIN)
 
 test-suite: unit transcripts robust
 	@echo "test-suite ($(BUILD)): all passed"
@@ -109,11 +129,15 @@ robust: $(PROGRAMS) $(TEST_DEPS)
 bench: all
 	@sh tests/bench.sh $(BIN)
 
+# The README's main job: a short engine-vs-engine match on a default setup.
+match: all $(BUILD)/tools/duel
+	$(BUILD)/tools/duel loa 10 100 "" "Strategy=greedy" 1
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 
 clean:
-	rm -rf build build-san bin
+	rm -rf build build-san build-clang bin
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -1,14 +1,24 @@
 /* registry.c - every game Medan knows.  Adding a game: one line here. */
 #include <string.h>
 
+#include "../protocol/engine.h"
 #include "game.h"
 
 extern const struct game loa_game;
+extern const struct engine loa_engine;
 extern const struct game palagan_game;
+extern const struct engine palagan_engine;
 
 const struct game *const game_registry[] = {
     &loa_game,
     &palagan_game,
+    NULL,
+};
+
+/* The engine of each game, for in-process tools (tests/tools/duel.c). */
+const struct engine *const engine_registry[] = {
+    &loa_engine,
+    &palagan_engine,
     NULL,
 };
 

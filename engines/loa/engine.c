@@ -15,6 +15,7 @@ struct loa_engine {
     int64_t hash_mb;
     int64_t seed;
     char strategy[OPT_STR_LEN];
+    char weights[OPT_STR_LEN];
     struct ab ab;
     struct rng rng;
     struct loa_weights w;
@@ -91,6 +92,12 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
         rng_seed(&e->rng, (uint64_t)e->seed);
     else if (strcmp(o->name, "ClearHash") == 0)
         ab_clear(&e->ab);
+    else if (strcmp(o->name, "Weights") == 0) {
+        struct loa_weights w = loa_default_weights;
+        if (loa_weights_parse(&w, e->weights, err, n))
+            return -1;
+        e->w = w;
+    }
     return 0;
 }
 
@@ -147,7 +154,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     (void)info;
     (void)ctx;
     if (depth <= 0)
-        depth = 7;
+        depth = 8;
     for (int i = 0; i < 12; i++) {
         struct loa_state s;
         struct rng r;
@@ -179,6 +186,8 @@ static const struct opt_spec options[] = {
      "seed of the engine's random choices"},
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random",
      offsetof(struct loa_engine, strategy), "search, or a baseline: greedy (best 1-ply eval), random"},
+    {"Weights", OPT_STRING, "", 0, 0, NULL, offsetof(struct loa_engine, weights),
+     "evaluation weights to change, name=value,... (for tuning; see docs/games/loa.md)"},
     {"ClearHash", OPT_BUTTON, "", 0, 0, NULL, 0, "empty the transposition table"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };

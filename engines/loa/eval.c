@@ -1,7 +1,9 @@
 /* eval.c - Lines of Action evaluation (see eval.h). */
 #include "eval.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../core/util.h"
 
@@ -14,6 +16,44 @@ const struct loa_weights loa_default_weights = {
     .mobility = 4,
     .tempo = 15,
 };
+
+static const struct {
+    const char *name;
+    size_t off;
+} weight_names[] = {
+    {"concentration", offsetof(struct loa_weights, concentration)},
+    {"centre", offsetof(struct loa_weights, centre)},
+    {"com_centre", offsetof(struct loa_weights, com_centre)},
+    {"groups", offsetof(struct loa_weights, groups)},
+    {"euler", offsetof(struct loa_weights, euler)},
+    {"mobility", offsetof(struct loa_weights, mobility)},
+    {"tempo", offsetof(struct loa_weights, tempo)},
+};
+
+int loa_weights_parse(struct loa_weights *w, const char *spec, char *err, size_t n)
+{
+    struct loa_weights t = *w;
+    char buf[256], *save, *kv;
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (kv = strtok_r(buf, ", ", &save); kv; kv = strtok_r(NULL, ", ", &save)) {
+        char *eq = strchr(kv, '=');
+        int64_t v;
+        size_t i;
+        if (!eq)
+            return set_err(err, n, -1, "weight '%s' needs name=value", kv);
+        *eq = '\0';
+        for (i = 0; i < ARRAY_LEN(weight_names); i++)
+            if (strcmp(weight_names[i].name, kv) == 0)
+                break;
+        if (i == ARRAY_LEN(weight_names))
+            return set_err(err, n, -1, "no weight '%s'", kv);
+        if (parse_i64(eq + 1, -1000, 1000, &v))
+            return set_err(err, n, -1, "weight %s takes -1000..1000", kv);
+        *(int *)((char *)&t + weight_names[i].off) = (int)v;
+    }
+    *w = t;
+    return 0;
+}
 
 /* Smallest possible sum of Chebyshev distances from the centre of mass for
  * n pieces: the centre, then the ring of 8 at distance 1, then 16 at 2. */

@@ -20,6 +20,10 @@ struct loa_weights {
 
 extern const struct loa_weights loa_default_weights;
 
+/* Change weights from "name=value,name=value" (names as in the struct);
+ * on error w is unchanged and err says why. */
+int loa_weights_parse(struct loa_weights *w, const char *spec, char *err, size_t n);
+
 /* Score of s from the side to move's view. */
 int loa_eval(const struct loa_state *s, const struct loa_weights *w);
 /* The same, with every term written into buf ("<score> name=value ..."). */

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Robustness: >= 100 000 random and mutated lines at every engine that has a
+# corpus in tests/robust/<game>.corpus.  usage: run-robust.sh BUILD BIN [lines]
+build=$1 bin=$2 lines=${3:-${ROBUST_LINES:-100000}}
+fail=0 n=0
+for c in tests/robust/*.corpus; do
+    g=$(basename "$c" .corpus)
+    [ -x "$bin/medan-$g" ] || { echo "robust: skipping $g (not built)"; continue; }
+    n=$((n + 1))
+    if ! "$build/tools/robust" "$bin/medan-$g" "$c" "$lines" 1; then
+        echo "FAILED: robust $g" >&2; fail=$((fail + 1))
+    fi
+done
+echo "robust: $((n - fail)) passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,167 @@
+/* transcript.c - run a protocol transcript against an engine binary.
+ *
+ *   transcript <bindir> <file.t>...
+ *
+ * A transcript (tests/transcripts/GAME/NAME.t) holds commands and the exact
+ * output expected:
+ *   > <command>     send the command, wait for its final line
+ *   >& <command>    send without waiting (e.g. go infinite before stop)
+ *   <pattern>       an expected output line, fnmatch(3) pattern
+ *   %engine NAME    the binary (default: medan-<folder name>)
+ *   %info           also compare `info` lines (skipped by default)
+ *   # comment       and blank lines are ignored
+ * The runner appends `quit` and wants exit status 0.
+ */
+#include <fnmatch.h>
+#include <libgen.h>
+
+#include "child.h"
+
+#define MAXL 70000
+#define TIMEOUT_MS 60000
+
+struct lines {
+    char **v;
+    int *src; /* transcript line number */
+    int n, cap;
+};
+
+static void add(struct lines *l, const char *s, int src)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
+        l->src = xrealloc(l->src, (size_t)l->cap * sizeof *l->src);
+    }
+    l->v[l->n] = xstrdup(s);
+    l->src[l->n++] = src;
+}
+
+static int run(const char *bindir, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[MAXL], engine[512] = "", exe[1024], got[MAXL], dir[1024];
+    struct lines expect = {0}, output = {0};
+    int keep_info = 0, lineno = 0, fail = 0;
+    struct child c;
+    char *argv[2];
+    if (!f) {
+        fprintf(stderr, "transcript: cannot open %s\n", path);
+        return 1;
+    }
+    snprintf(dir, sizeof dir, "%s", path);
+    snprintf(engine, sizeof engine, "medan-%s", basename(dirname(dir)));
+    /* first pass: directives */
+    while (fgets(line, sizeof line, f)) {
+        str_chomp(line);
+        if (strncmp(line, "%engine ", 8) == 0)
+            snprintf(engine, sizeof engine, "%.500s", line + 8);
+        else if (strcmp(line, "%info") == 0)
+            keep_info = 1;
+    }
+    rewind(f);
+    snprintf(exe, sizeof exe, "%s/%s", bindir, engine);
+    argv[0] = exe;
+    argv[1] = NULL;
+    if (child_start(&c, argv, NULL)) {
+        fprintf(stderr, "transcript: cannot start %s\n", exe);
+        return 1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        str_chomp(line);
+        if (!line[0] || line[0] == '#' || line[0] == '%')
+            continue;
+        if (line[0] == '>') {
+            int async = line[1] == '&';
+            const char *cmd = line + (async ? 2 : 1);
+            while (*cmd == ' ')
+                cmd++;
+            char sendbuf[MAXL + 2];
+            snprintf(sendbuf, sizeof sendbuf, "%s\n", cmd);
+            if (child_send(&c, sendbuf, strlen(sendbuf))) {
+                fprintf(stderr, "%s:%d: engine closed its input\n", path, lineno);
+                fail = 1;
+                break;
+            }
+            if (async)
+                continue;
+            for (;;) {
+                int r = child_line(&c, got, sizeof got, TIMEOUT_MS);
+                if (r == 0) {
+                    if (strncmp(cmd, "quit", 4) != 0) {
+                        fprintf(stderr, "%s:%d: engine exited during '%s'\n", path, lineno, cmd);
+                        fail = 1;
+                    }
+                    break;
+                }
+                if (r < 0) {
+                    fprintf(stderr, "%s:%d: no final line for '%s' within %d s\n", path, lineno,
+                            cmd, TIMEOUT_MS / 1000);
+                    fail = 1;
+                    break;
+                }
+                if (!keep_info && strncmp(got, "info ", 5) == 0)
+                    continue;
+                add(&output, got, lineno);
+                if (is_final(got))
+                    break;
+            }
+            if (fail)
+                break;
+        } else
+            add(&expect, line, lineno);
+    }
+    fclose(f);
+    child_send(&c, "quit\n", 5);
+    int st = child_finish(&c, 10000);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "%s: engine did not exit cleanly (status %d)\n", path, st);
+        fail = 1;
+    }
+    for (int i = 0; i < expect.n || i < output.n; i++) {
+        if (i >= output.n) {
+            fprintf(stderr, "%s:%d: expected '%s', got nothing more\n", path, expect.src[i],
+                    expect.v[i]);
+            fail = 1;
+            break;
+        }
+        if (i >= expect.n) {
+            fprintf(stderr, "%s: unexpected output '%s' (after the command on line %d)\n", path,
+                    output.v[i], output.src[i]);
+            fail = 1;
+            break;
+        }
+        if (fnmatch(expect.v[i], output.v[i], 0) != 0) {
+            fprintf(stderr, "%s:%d: expected '%s'\n%*s got '%s'\n", path, expect.src[i],
+                    expect.v[i], (int)strlen(path) + 8, "", output.v[i]);
+            fail = 1;
+            break;
+        }
+    }
+    for (int i = 0; i < expect.n; i++)
+        free(expect.v[i]);
+    for (int i = 0; i < output.n; i++)
+        free(output.v[i]);
+    free(expect.v);
+    free(expect.src);
+    free(output.v);
+    free(output.src);
+    return fail;
+}
+
+int main(int argc, char **argv)
+{
+    int fail = 0, n = 0;
+    if (argc < 3) {
+        fprintf(stderr, "usage: transcript <bindir> <file.t>...\n");
+        return 2;
+    }
+    for (int i = 2; i < argc; i++, n++)
+        if (run(argv[1], argv[i])) {
+            fprintf(stderr, "FAIL %s\n", argv[i]);
+            fail++;
+        }
+    printf("transcripts: %d passed, %d failed\n", n - fail, fail);
+    return fail ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+# The MEP handshake and the commands that answer in every state.
+> mep
+id name Medan LOA
+id author the Medan developers
+id version *
+protocol 1
+game loa players 2
+option name Hash type spin default 64 min 1 max 65536
+option name Seed type spin default 0 min 0 max *
+option name Strategy type combo default search var search var greedy var random
+option name Weights type string default <empty>
+option name ClearHash type button
+mepok
+> isready
+readyok
+> ping 17
+pong 17
+> help
+log mep *
+log ping *
+log isready *
+log setoption *
+log newgame *
+log position *
+log play *
+log undo *
+log legalmoves *
+log fen *
+log show *
+log result *
+log perft *
+log divide *
+log eval *
+log go *
+log stop *
+log ponderhit *
+log help *
+log quit *
+ok
+> frobnicate
+error unknown_command 'frobnicate' (try help)
+> newgame size=5
+error bad_value loa has no parameter 'size'
+> newgame
+ok

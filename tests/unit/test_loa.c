@@ -1,0 +1,254 @@
+/* test_loa.c - Lines of Action rules: perft and every rule's edge cases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/game.h"
+#include "engines/loa/eval.h"
+#include "engines/loa/loa.h"
+#include "search/perft.h"
+
+static const struct game *G = &loa_game;
+
+static void load(struct loa_state *s, const char *fen)
+{
+    char err[GAME_ERR_LEN];
+    int rc = G->parse_pos(s, NULL, fen, err, sizeof err);
+    if (rc)
+        fail_msg("parse '%s': %s", fen, err);
+}
+
+static int has_move(const struct loa_state *s, const char *tok)
+{
+    gmove mv[LOA_MAX_MOVES];
+    char t[16];
+    int n = G->gen_moves(s, mv, LOA_MAX_MOVES);
+    for (int i = 0; i < n; i++) {
+        G->format_move(s, mv[i], t, sizeof t);
+        if (strcmp(t, tok) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void play(struct loa_state *s, const char *tok)
+{
+    gmove m;
+    char err[GAME_ERR_LEN];
+    int rc = G->parse_move(s, tok, &m, err, sizeof err);
+    if (rc)
+        fail_msg("move %s: %s", tok, err);
+    G->play(s, m);
+}
+
+static void test_perft_start(void **st)
+{
+    struct loa_state s;
+    static const uint64_t want[] = {1, 36, 1244, 44952, 1563208};
+    (void)st;
+    G->start(&s, NULL);
+    for (int d = 0; d <= 4; d++)
+        assert_true(perft(G, &s, d) == want[d]);
+}
+
+static void test_fen_roundtrip(void **st)
+{
+    struct loa_state s, t;
+    char buf[128];
+    (void)st;
+    G->start(&s, NULL);
+    G->format_pos(&s, buf, sizeof buf);
+    assert_string_equal(buf, LOA_START);
+    play(&s, "b1-b3");
+    play(&s, "a2-c2");
+    G->format_pos(&s, buf, sizeof buf);
+    load(&t, buf);
+    assert_true(memcmp(&s, &t, sizeof s) == 0);
+}
+
+static void test_bad_fens(void **st)
+{
+    static const char *const bad[] = {
+        "", "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1", "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w b",
+        "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 x", "9/8/8/8/8/8/8/8 b",
+        "8/8/8/8/8/8/8/8 b", "bbbbbbbb/bbbbbbbb/8/8/8/8/8/7w b", "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b extra",
+        "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbbq b", "8/8/8/8/8/8/8/b7 b"};
+    struct loa_state s, orig;
+    char err[GAME_ERR_LEN];
+    (void)st;
+    G->start(&s, NULL);
+    orig = s;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_not_equal(G->parse_pos(&s, NULL, bad[i], err, sizeof err), 0);
+        assert_true(memcmp(&s, &orig, sizeof s) == 0);
+    }
+}
+
+static void test_move_notation(void **st)
+{
+    struct loa_state s;
+    gmove a, b, c;
+    char err[GAME_ERR_LEN], t[16];
+    (void)st;
+    G->start(&s, NULL);
+    assert_int_equal(G->parse_move(&s, "b1b3", &a, err, sizeof err), 0);
+    assert_int_equal(G->parse_move(&s, "b1-b3", &b, err, sizeof err), 0);
+    assert_int_equal(G->parse_move(&s, "b1xb3", &c, err, sizeof err), 0);
+    assert_true(a == b && b == c);
+    G->format_move(&s, a, t, sizeof t);
+    assert_string_equal(t, "b1-b3");
+    assert_int_equal(G->parse_move(&s, "b1-b4", &a, err, sizeof err), GAME_EILLEGAL);
+    assert_int_equal(G->parse_move(&s, "a2-a4", &a, err, sizeof err), GAME_EILLEGAL); /* white's */
+    assert_int_equal(G->parse_move(&s, "i1-b3", &a, err, sizeof err), GAME_ESYNTAX);
+    assert_int_equal(G->parse_move(&s, "b1", &a, err, sizeof err), GAME_ESYNTAX);
+    assert_int_equal(G->parse_move(&s, "pass", &a, err, sizeof err), GAME_ESYNTAX);
+}
+
+/* a1 jumps its own b1 and lands on e1 (4 pieces on rank 1): a capture;
+ * b1 cannot pass the white e1. */
+static void test_jump_own_blocked_by_enemy(void **st)
+{
+    struct loa_state s;
+    (void)st;
+    load(&s, "b6w/8/8/8/8/8/8/bb2w2w b");
+    assert_true(has_move(&s, "a1xe1"));
+    assert_false(has_move(&s, "b1-f1"));
+    assert_true(has_move(&s, "a1-a3"));  /* 2 on file a */
+    assert_false(has_move(&s, "a1-c1")); /* wrong count */
+    assert_false(has_move(&s, "b1-d1"));
+    /* line counts after the capture: rank 1 holds b1 e1 h1 */
+    play(&s, "a1xe1");
+    assert_int_equal(__builtin_popcountll(s.bb[LOA_WHITE]), 2);
+    assert_true(has_move(&s, "h1xe1"));
+    assert_false(has_move(&s, "h1-d1"));
+}
+
+static void test_cannot_land_on_own(void **st)
+{
+    struct loa_state s;
+    (void)st;
+    load(&s, "b6w/8/8/8/8/8/8/b1b3w1 b"); /* rank 1: a1 c1 g1 -> 3: a1 lands d1 */
+    assert_true(has_move(&s, "a1-d1"));
+    load(&s, "b6w/8/8/8/8/8/8/b2b2w1 b"); /* rank 1: a1 d1 g1 -> a1 would land on own d1 */
+    assert_false(has_move(&s, "a1-d1"));
+}
+
+static void result_of(const struct loa_state *s, const uint64_t *h, int n, struct game_result *r)
+{
+    G->result(s, h, n, r);
+}
+
+static void test_double_connection_mover_wins(void **st)
+{
+    struct loa_state s;
+    struct game_result r;
+    (void)st;
+    load(&s, "ww6/8/8/8/8/4b3/7b/6w1 b");
+    result_of(&s, NULL, 0, &r);
+    assert_false(r.over);
+    play(&s, "e3xg1");
+    assert_true(loa_connected(s.bb[LOA_BLACK]));
+    assert_true(loa_connected(s.bb[LOA_WHITE]));
+    result_of(&s, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(game_outcome2(&r), "p1win");
+    assert_string_equal(r.reason, "connected");
+    assert_int_equal(G->gen_moves(&s, NULL, 0), 0); /* finished: no moves */
+}
+
+static void test_single_piece_is_connected(void **st)
+{
+    struct loa_state s;
+    struct game_result r;
+    (void)st;
+    load(&s, "8/8/8/7w/8/w7/8/b6b b");
+    play(&s, "a1xa3");
+    result_of(&s, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(game_outcome2(&r), "p2win"); /* the capture connected white */
+}
+
+static void test_no_legal_move_loses(void **st)
+{
+    struct loa_state s;
+    struct game_result r;
+    gmove mv[LOA_MAX_MOVES];
+    (void)st;
+    load(&s, "6wb/6ww/8/8/8/8/ww6/bw6 b");
+    assert_int_equal(G->gen_moves(&s, mv, LOA_MAX_MOVES), 0);
+    result_of(&s, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(game_outcome2(&r), "p2win");
+    assert_string_equal(r.reason, "no_moves");
+}
+
+static void test_threefold_repetition(void **st)
+{
+    struct loa_state s;
+    struct game_result r;
+    uint64_t hist[16];
+    int n = 0;
+    static const char *const cycle[] = {"b1-b3", "a2-c2", "b3-b1", "c2-a2"};
+    (void)st;
+    G->start(&s, NULL);
+    for (int rep = 0; rep < 2; rep++)
+        for (int i = 0; i < 4; i++) {
+            hist[n++] = G->hash(&s);
+            result_of(&s, hist, n - 1, &r);
+            assert_false(r.over);
+            play(&s, cycle[i]);
+        }
+    result_of(&s, hist, n, &r); /* the start position for the third time */
+    assert_true(r.over);
+    assert_string_equal(game_outcome2(&r), "draw");
+    assert_string_equal(r.reason, "repetition");
+    result_of(&s, hist + 4, n - 4, &r); /* only twice */
+    assert_false(r.over);
+}
+
+static void test_hash_incremental(void **st)
+{
+    struct loa_state s, t;
+    char buf[128];
+    (void)st;
+    G->start(&s, NULL);
+    play(&s, "b1-b3");
+    play(&s, "a3xc1");
+    G->format_pos(&s, buf, sizeof buf);
+    load(&t, buf);
+    assert_true(s.hash == t.hash);
+}
+
+static void test_groups_and_eval(void **st)
+{
+    struct loa_state s;
+    (void)st;
+    G->start(&s, NULL);
+    assert_int_equal(loa_groups(s.bb[LOA_BLACK]), 2);
+    assert_int_equal(loa_groups(s.bb[LOA_WHITE]), 2);
+    /* symmetric start: only the tempo term differs */
+    assert_int_equal(loa_eval(&s, &loa_default_weights), loa_default_weights.tempo);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_start),
+        cmocka_unit_test(test_fen_roundtrip),
+        cmocka_unit_test(test_bad_fens),
+        cmocka_unit_test(test_move_notation),
+        cmocka_unit_test(test_jump_own_blocked_by_enemy),
+        cmocka_unit_test(test_cannot_land_on_own),
+        cmocka_unit_test(test_double_connection_mover_wins),
+        cmocka_unit_test(test_single_piece_is_connected),
+        cmocka_unit_test(test_no_legal_move_loses),
+        cmocka_unit_test(test_threefold_repetition),
+        cmocka_unit_test(test_hash_incremental),
+        cmocka_unit_test(test_groups_and_eval),
+    };
+    return cmocka_run_group_tests_name("loa", tests, NULL, NULL);
+}
