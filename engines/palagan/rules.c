@@ -88,6 +88,7 @@ bool pal_over(const struct pal_state *s)
                         struct pal_trace *);                                     \
     void pal_liberties_##w(const struct pal_geom *, const struct pal_state *,   \
                            int *);                                               \
+    int pal_count_turns_##w(const struct pal_geom *, const struct pal_state *); \
     void pal_shape_##w(const struct pal_geom *, const struct pal_state *,       \
                        int (*)[3]);
 PAL_DECL(1)
@@ -140,6 +141,12 @@ void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs
 void pal_shape(const struct pal_geom *g, const struct pal_state *s, int out[2][3])
 {
     DISPATCH(pal_shape, g, s, out);
+}
+
+int pal_count_turns(const struct pal_state *s)
+{
+    const struct pal_geom *g = pal_geom(s->n);
+    return DISPATCH(pal_count_turns, g, s);
 }
 
 const struct pal_policy pal_default_policy = {

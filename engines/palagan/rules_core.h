@@ -559,3 +559,76 @@ void SFX(pal_shape)(const struct pal_geom *g, const struct pal_state *s, int out
         }
     }
 }
+
+/* ---- counting turns fast (perft) ------------------------------------------ */
+
+/* Legal second maneuvers after a first one that left every touched cluster
+ * a liberty.  A summon on a cell with an empty neighbour always keeps one
+ * (the new cluster has that neighbour; clusters it joins share it), and a
+ * move always does (the cell it leaves is next to it and to what it left);
+ * only summons into holes and pushes (the pushed piece may fill a
+ * cluster's last liberty) need playing out. */
+static int count_second(const struct pal_geom *g, const struct pal_state *s1)
+{
+    const int me = s1->stm;
+    const BB own = ld(s1->occ[me]), opp = ld(s1->occ[me ^ 1]);
+    const BB empty = bandn(ld(g->all), bor(own, opp));
+    int n = 0;
+    if (s1->reserve[me])
+        for (BB b = empty; nz(b); b = poplow(b)) {
+            int c = ctz(b);
+            if (nz(band(NBR(g, c), empty))) {
+                n++;
+            } else {
+                struct pal_state t = *s1;
+                SFX(pal_apply)(g, &t, PAL_MAN(PAL_SUMMON, 0, c));
+                n += SFX(pal_can_end)(g, &t);
+            }
+        }
+    for (BB b = own; nz(b); b = poplow(b)) {
+        int f = ctz(b);
+        for (int k = 0; k < PAL_NDIR; k++) {
+            int t = g->step[f][k];
+            if (t < 0)
+                continue;
+            if (has(empty, t)) {
+                n += !(f == s1->last_to && t == s1->last_from);
+            } else if (has(opp, t)) {
+                int t2 = g->step[t][k];
+                if (t2 < 0 || !has(empty, t2))
+                    continue;
+                struct pal_state u = *s1;
+                SFX(pal_apply)(g, &u, PAL_MAN(PAL_STEP, f, t));
+                n += SFX(pal_can_end)(g, &u);
+            }
+        }
+    }
+    return n;
+}
+
+int SFX(pal_count_turns)(const struct pal_geom *g, const struct pal_state *s)
+{
+    if (pal_over(s))
+        return 0;
+    pal_man l1[PAL_MAX_MAN], l2[PAL_MAX_MAN];
+    int n1 = SFX(pal_gen_man)(g, s, l1), total = 1; /* pass */
+    for (int i = 0; i < n1; i++) {
+        struct pal_state s1 = *s;
+        SFX(pal_apply)(g, &s1, l1[i]);
+        bool end1 = SFX(pal_can_end)(g, &s1);
+        total += end1;
+        if (s->first)
+            continue;
+        if (end1) {
+            total += count_second(g, &s1);
+            continue;
+        }
+        int n2 = SFX(pal_gen_man)(g, &s1, l2);
+        for (int j = 0; j < n2; j++) {
+            struct pal_state s2 = s1;
+            SFX(pal_apply)(g, &s2, l2[j]);
+            total += SFX(pal_can_end)(g, &s2);
+        }
+    }
+    return total;
+}

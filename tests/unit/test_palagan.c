@@ -322,6 +322,36 @@ static void test_gen_overflow(void **state)
     assert_int_equal(G->gen_moves(&s, all, n - 1), -1);
 }
 
+/* count_moves (fast) agrees with gen_moves on policy-played games, which
+ * are full of captures, holes and pushes. */
+static void test_count(void **state)
+{
+    (void)state;
+    static gmove mv[1 << 17];
+    struct rng r;
+    rng_seed(&r, 11);
+    long checked = 0;
+    for (int n = 4; n <= 7; n++) {
+        const struct pal_geom *g = pal_geom(n);
+        for (int game = 0; game < (n <= 5 ? 6 : 1); game++) {
+            struct pal_state s;
+            pal_start(&s, n);
+            while (!pal_over(&s)) {
+                int a = G->gen_moves(&s, mv, 1 << 17);
+                assert_int_equal(G->count_moves(&s), a);
+                checked++;
+                struct pal_state save = s;
+                while (pal_policy_man(g, &s, &r, &pal_default_policy))
+                    ;
+                if (!pal_can_end(g, &s))
+                    s = save;
+                pal_end_turn(&s);
+            }
+        }
+    }
+    assert_true(checked > 200);
+}
+
 static void test_fen(void **state)
 {
     (void)state;
@@ -451,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_end_quiet),
         cmocka_unit_test(test_empty_reserve),
         cmocka_unit_test(test_gen_overflow),
+        cmocka_unit_test(test_count),
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_show),
