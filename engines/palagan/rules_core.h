@@ -322,18 +322,32 @@ bool SFX(pal_all_alive)(const struct pal_geom *g, const struct pal_state *s)
 /* ---- playout policy ---------------------------------------------------- */
 
 /* Liberty points of the clusters of `own` touching `hot` with exactly one
- * (*a1) and two (*a2) liberties. */
+ * (*a1) and two (*a2) liberties.  A fill stops at the third liberty (the
+ * rest of that cluster may seed another short fill: cheaper than whole
+ * clusters). */
 static void short_libs(const struct pal_geom *g, BB own, BB empty, BB hot, BB *a1,
                        BB *a2)
 {
     BB cand = band(own, hot), x1 = zero(), x2 = zero();
     while (nz(cand)) {
-        BB libs, cl = cluster_of(g, own, empty, ctz(cand), &libs);
-        int n = popc(libs);
+        int c = ctz(cand);
+        BB cl = bit(c), fr = cl, lb = zero();
+        int n = 0;
+        while (nz(fr)) {
+            int i = ctz(fr);
+            fr = poplow(fr);
+            BB nb = NBR(g, i);
+            lb = bor(lb, band(nb, empty));
+            BB nx = bandn(band(nb, own), cl);
+            cl = bor(cl, nx);
+            fr = bor(fr, nx);
+            if ((n = popc(lb)) >= 3)
+                break;
+        }
         if (n == 1)
-            x1 = bor(x1, libs);
+            x1 = bor(x1, lb);
         else if (n == 2)
-            x2 = bor(x2, libs);
+            x2 = bor(x2, lb);
         cand = bandn(cand, cl);
     }
     *a1 = x1;
@@ -454,7 +468,7 @@ static pal_man policy_man(const struct pal_geom *g, struct pal_state *s, struct 
     if (left <= 0)
         return 0;
     const bool mend = !SFX(pal_can_end)(g, s); /* after a suicidal first */
-    if (left == 1 && !s->first && !mend && (int)rng_below(r, 1024) < p->end_early)
+    if (left == 1 && !s->first && !mend && (int)(rng_next(r) & 1023) < p->end_early)
         return 0;
     const int me = s->stm;
     const BB empty = empty_of(g, s);
@@ -462,23 +476,23 @@ static pal_man policy_man(const struct pal_geom *g, struct pal_state *s, struct 
     short_libs(g, ld(s->occ[me ^ 1]), empty, hot, &o1, &o2);
     pal_man m;
     /* capture now, or start a two-maneuver capture */
-    if (nz(o1) && (mend || (int)rng_below(r, 1024) < p->capture))
+    if (nz(o1) && (mend || (int)(rng_next(r) & 1023) < p->capture))
         if ((m = occupy(g, s, pick_bit(o1, r), 1)))
             return m;
-    if (left == 2 && nz(o2) && (int)rng_below(r, 1024) < p->capture)
+    if (left == 2 && nz(o2) && (int)(rng_next(r) & 1023) < p->capture)
         if ((m = occupy(g, s, pick_bit(o2, r), 0)))
             return m;
     if (!mend) {
         /* the opponent gets two maneuvers: two liberties are not safe */
         short_libs(g, ld(s->occ[me]), empty, hot, &m1, &m2);
-        if (nz(m1) && (int)rng_below(r, 1024) < p->save)
+        if (nz(m1) && (int)(rng_next(r) & 1023) < p->save)
             if ((m = occupy(g, s, pick_bit(m1, r), 3)) ||
                 (m = occupy(g, s, pick_bit(m1, r), 2)))
                 return m;
-        if (nz(m2) && (int)rng_below(r, 1024) < p->save)
+        if (nz(m2) && (int)(rng_next(r) & 1023) < p->save)
             if ((m = occupy(g, s, pick_bit(m2, r), 3)))
                 return m;
-        if (nz(o2) && (int)rng_below(r, 1024) < p->attack)
+        if (nz(o2) && (int)(rng_next(r) & 1023) < p->attack)
             if ((m = occupy(g, s, pick_bit(o2, r), 2)))
                 return m;
     }
@@ -504,17 +518,16 @@ pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
     return policy_man(g, s, r, p, ld(g->all));
 }
 
-/* A maneuver's cells and their neighbours. */
-static inline BB near(const struct pal_geom *g, pal_man m)
+/* Where a maneuver took liberties: the cell it filled and the cell a push
+ * filled, with their neighbours (a vacated cell only gives liberties). */
+static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m)
 {
     int t = (int)PAL_TO(m);
     BB h = bor(NBR(g, t), bit(t));
     if (PAL_KIND(m) == PAL_STEP) {
-        int f = (int)PAL_FROM(m);
-        h = bor(h, NBR(g, f));
-        int k = dir_of(g, f, t), t2 = g->step[t][k];
-        if (t2 >= 0)
-            h = bor(h, NBR(g, t2));
+        int k = dir_of(g, (int)PAL_FROM(m), t), t2 = g->step[t][k];
+        if (t2 >= 0 && pal_at(s, t2) == (s->stm ^ 1)) /* pushed there, likely */
+            h = bor(h, bor(NBR(g, t2), bit(t2)));
     }
     return h;
 }
@@ -528,7 +541,7 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
         struct pal_state save = *s;
         pal_man m;
         while ((m = policy_man(g, s, r, p, bor(hot_prev, hot_cur)))) {
-            hot_cur = bor(hot_cur, near(g, m));
+            hot_cur = bor(hot_cur, near(g, s, m));
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = s->stm;
                 tr->key[tr->n++] = (uint16_t)pal_man_key(g, m);
