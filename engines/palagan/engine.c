@@ -42,11 +42,10 @@ static void newgame(void *eng)
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
 {
     struct pal_engine *e = eng;
-    (void)err;
-    (void)n;
-    if (strcmp(o->name, "Hash") == 0)
-        mc_resize(&e->mc, (size_t)e->hash_mb);
-    else if (strcmp(o->name, "Seed") == 0)
+    if (strcmp(o->name, "Hash") == 0) {
+        if (mc_resize(&e->mc, (size_t)e->hash_mb) != 0)
+            return set_err(err, n, -1, "cannot allocate %lld MiB", (long long)e->hash_mb);
+    } else if (strcmp(o->name, "Seed") == 0)
         newgame(e);
     return 0;
 }

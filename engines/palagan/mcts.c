@@ -22,17 +22,27 @@ static const struct mc_params default_params = {
 
 void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
 
-void mc_resize(struct mcts *t, size_t mb)
+int mc_resize(struct mcts *t, size_t mb)
 {
+    size_t bytes = (mb ? mb : 1) << 20;
+    uint32_t ncap = (uint32_t)(bytes / 8 / sizeof(struct mc_node));
+    uint32_t ecap = (uint32_t)(bytes / 8 * 7 / sizeof(struct mc_edge));
+    struct mc_node *nodes = malloc((size_t)ncap * sizeof *nodes);
+    struct mc_edge *edges = malloc((size_t)ecap * sizeof *edges);
+    if (!nodes || !edges) {
+        free(nodes);
+        free(edges);
+        return -1;
+    }
     free(t->nodes);
     free(t->edges);
-    size_t bytes = (mb ? mb : 1) << 20;
-    t->nodes_cap = (uint32_t)(bytes / 8 / sizeof(struct mc_node));
-    t->edges_cap = (uint32_t)(bytes / 8 * 7 / sizeof(struct mc_edge));
-    t->nodes = xmalloc((size_t)t->nodes_cap * sizeof *t->nodes);
-    t->edges = xmalloc((size_t)t->edges_cap * sizeof *t->edges);
+    t->nodes = nodes;
+    t->edges = edges;
+    t->nodes_cap = ncap;
+    t->edges_cap = ecap;
     t->nnodes = 1;
     t->nedges = 0;
+    return 0;
 }
 
 void mc_init(struct mcts *t, size_t mb, uint64_t seed)
@@ -41,7 +51,8 @@ void mc_init(struct mcts *t, size_t mb, uint64_t seed)
     t->par = default_params;
     t->pol = pal_default_policy;
     mc_seed(t, seed);
-    mc_resize(t, mb);
+    if (mc_resize(t, mb) != 0 && mc_resize(t, 1) != 0)
+        die("out of memory for the search tree");
 }
 
 void mc_free(struct mcts *t)
@@ -460,7 +471,6 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
 gmove mc_go(struct mcts *t, const struct search_req *req)
 {
     const struct pal_state *root = req->pos;
-    const struct pal_geom *g = pal_geom(root->n);
     if (pal_over(root))
         return GAME_MOVE_NONE;
     reset(t);
@@ -508,7 +518,6 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
         }
     }
     info(t, req, root, now_us() - t0);
-    (void)g;
     return extract(t, root);
 }
 

@@ -60,7 +60,8 @@ struct mcts {
 
 void mc_init(struct mcts *t, size_t mb, uint64_t seed);
 void mc_free(struct mcts *t);
-void mc_resize(struct mcts *t, size_t mb);
+/* New tree memory of mb MiB; -1 (old tree kept) if it cannot be had. */
+int mc_resize(struct mcts *t, size_t mb);
 void mc_seed(struct mcts *t, uint64_t seed);
 
 /* Full search for `go`. */
