@@ -490,7 +490,7 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
             simulate(t, root);
         else
             t->sims++;
-        if ((t->sims & 3) == 0) {
+        { /* every simulation: one on N = 9 can take a millisecond */
             if (tm_hard_stop(&tm))
                 break;
             if (max_sims && t->sims >= max_sims && !forever)

@@ -198,6 +198,21 @@ void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t)
     pal_end_turn(s);
 }
 
+/* Is this second maneuver legal without playing it out?  (s1 can end.) */
+static bool sure_second(const struct pal_geom *g, const struct pal_state *s1, pal_man m)
+{
+    unsigned t = PAL_TO(m);
+    if (PAL_KIND(m) == PAL_SUMMON) {
+        for (int k = 0; k < PAL_NDIR; k++) {
+            int c = g->step[t][k];
+            if (c >= 0 && pal_at(s1, c) < 0)
+                return true;
+        }
+        return false;
+    }
+    return pal_at(s1, (int)t) < 0; /* a move (a push needs checking) */
+}
+
 int pal_gen_turns(const struct pal_state *s, gmove *out, int max)
 {
     if (pal_over(s))
@@ -218,12 +233,20 @@ int pal_gen_turns(const struct pal_state *s, gmove *out, int max)
     for (int i = 0; i < n1; i++) {
         struct pal_state s1 = *s;
         pal_apply(g, &s1, m1s[i]);
-        if (pal_can_end(g, &s1))
+        bool end1 = pal_can_end(g, &s1);
+        if (end1)
             EMIT(PAL_TURN(m1s[i], 0));
         if (s->first)
             continue;
         int n2 = pal_gen_man(g, &s1, m2s);
         for (int j = 0; j < n2; j++) {
+            /* after a first maneuver that can end the turn, only summons
+             * into holes and pushes can break the liberty rule (see
+             * count_second in rules_core.h) */
+            if (end1 && sure_second(g, &s1, m2s[j])) {
+                EMIT(PAL_TURN(m1s[i], m2s[j]));
+                continue;
+            }
             struct pal_state s2 = s1;
             pal_apply(g, &s2, m2s[j]);
             if (pal_can_end(g, &s2))
