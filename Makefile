@@ -53,7 +53,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 PROGRAMS   := $(ENGINES)
 TEST_DEPS  := $(TOOL_BIN)
 
-.PHONY: all build-all clang-build test test-suite unit transcripts robust bench match install clean deps
+.PHONY: all build-all clang-build test test-suite unit transcripts robust referee bench match install clean deps
 all: $(PROGRAMS)
 
 V ?= 0
@@ -113,7 +113,7 @@ clang-build:
 
 build-all: all $(UNIT_BIN) $(TOOL_BIN)
 
-test-suite: unit transcripts robust
+test-suite: unit transcripts robust referee
 	@echo "test-suite ($(BUILD)): all passed"
 
 unit: $(UNIT_BIN)
@@ -125,13 +125,17 @@ transcripts: $(PROGRAMS) $(TEST_DEPS)
 robust: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-robust.sh $(BUILD) $(BIN)
 
+referee: $(PROGRAMS) $(TEST_DEPS)
+	@sh tests/run-referee.sh $(BUILD) $(BIN)
+
 # ---- benchmarks, match, install -------------------------------------------
 bench: all
 	@sh tests/bench.sh $(BIN)
 
-# The README's main job: a short engine-vs-engine match on a default setup.
-match: all $(BUILD)/tools/duel
-	$(BUILD)/tools/duel loa 10 100 "" "Strategy=greedy" 1
+# The README's main job: a short engine-vs-engine match on a default setup
+# (the LOA engine against its greedy baseline through the referee; the
+# recipe is referee-match in referee/module.mk).
+match: all referee-match
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

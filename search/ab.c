@@ -127,11 +127,12 @@ static int score_from_tt(int s, int ply)
 
 static void check_time(struct ab *ab)
 {
-    if ((ab->nodes & CHECK_EVERY) != 0)
-        return;
-    if (ab->req && search_stopped(ab->req))
+    /* the stop flag is one relaxed load: look often; the clock less so */
+    if ((ab->nodes & 255) == 0 && ab->req && search_stopped(ab->req))
         ab->stopped = 1;
-    else if (ab->tm && tm_hard_stop(ab->tm))
+    if ((ab->nodes & CHECK_EVERY) != 0 || ab->stopped)
+        return;
+    if (ab->tm && tm_hard_stop(ab->tm))
         ab->stopped = 1;
     else if (ab->node_limit && ab->nodes >= ab->node_limit)
         ab->stopped = 1;

@@ -8,12 +8,12 @@
 #include "../../core/util.h"
 
 const struct loa_weights loa_default_weights = {
-    .concentration = 10,
-    .centre = 4,
+    .concentration = 20,
+    .centre = 8,
     .com_centre = 6,
-    .groups = 30,
-    .euler = 15,
-    .mobility = 4,
+    .groups = 15,
+    .euler = 8,
+    .mobility = 8,
     .tempo = 15,
 };
 

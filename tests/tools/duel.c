@@ -1,7 +1,9 @@
 /* duel.c - in-process engine-vs-engine games for two-seat games, for
  * measuring strength during development (the referee is the real tool).
  *
- *   duel <game> <games> <movetime-ms> [A:Option=value,...] [B:Option=value,...] [seed]
+ *   duel <game> <games> <movetime-ms> [A-options] [B-options] [seed]
+ *
+ * Options are Name=value pairs separated by ';' (e.g. "Strategy=greedy").
  *
  * Games come in colour-swapped pairs from the same opening (4 seeded random
  * plies).  Prints each result and the score of A with a 95% interval.
@@ -33,7 +35,7 @@ static void *make(const struct engine *e, const char *opts)
     opt_defaults(e->options, eng);
     e->init(eng);
     snprintf(buf, sizeof buf, "%s", opts);
-    for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    for (kv = strtok_r(buf, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
         char *eq = strchr(kv, '=');
         const struct opt_spec *o;
         if (!eq)

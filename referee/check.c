@@ -1,0 +1,258 @@
+/* check.c - `medan-referee check`: a conformance battery for any MEP
+ * engine, printed as a pass/fail table (docs/referee.md lists the items). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "core/util.h"
+
+struct chk {
+    struct ref_match *m;
+    struct ref_client *c;
+    int pass, fail;
+};
+
+static void report(struct chk *k, int ok, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report(struct chk *k, int ok, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    printf("%-4s  %-34s ", ok ? "PASS" : "FAIL", what);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+    if (ok)
+        k->pass++;
+    else
+        k->fail++;
+}
+
+/* Send cmd and read until a line starting with one of the final words
+ * (space separated list); the final line goes to out.  1 found, 0 not. */
+static int ask(struct chk *k, const char *cmd, const char *finals, int ms,
+               char *out, size_t n)
+{
+    int64_t dl = now_us() + (int64_t)ms * 1000;
+    if (cmd && ref_client_send(k->c, dl, cmd) < 0)
+        return 0;
+    for (;;) {
+        char f[128], *w, *save;
+        if (ref_client_read(k->c, dl, out, n) != REF_IO_LINE)
+            return 0;
+        snprintf(f, sizeof f, "%s", finals);
+        for (w = strtok_r(f, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+            size_t l = strlen(w);
+            if (strncmp(out, w, l) == 0 && (out[l] == ' ' || !out[l]))
+                return 1;
+        }
+    }
+}
+
+static int legal(const struct game *g, const void *st, const char *line,
+                 gmove *mv)
+{
+    char tok[128], err[GAME_ERR_LEN];
+    if (sscanf(line, "bestmove %127s", tok) != 1)
+        return 0;
+    return g->parse_move(st, tok, mv, err, sizeof err) == GAME_OK;
+}
+
+/* The position command for st (view for hidden games). */
+static void pos_cmd(const struct ref_match *m, const void *st, const char *moves,
+                    char *out, size_t n)
+{
+    if (m->g->view) {
+        unsigned char v[GAME_MAX_STATE];
+        char fen[REF_LINE_MAX];
+        m->g->view(st, m->g->to_move(st), v);
+        m->g->format_pos(v, fen, sizeof fen);
+        size_t len = 0;
+        buf_printf(out, n, &len, "position fen %s", fen);
+    } else {
+        size_t len = 0;
+        buf_printf(out, n, &len, "position start%s%s", *moves ? " moves" : "", moves);
+    }
+}
+
+int ref_check_main(struct ref_match *m)
+{
+    static char line[REF_LINE_MAX], cmd[REF_LINE_MAX], moves[REF_LINE_MAX];
+    const struct game *g = m->g;
+    struct ref_client *c = xcalloc(1, sizeof *c);
+    struct chk k = {m, c, 0, 0};
+    unsigned char st[GAME_MAX_STATE], cfg[GAME_MAX_CONFIG];
+    char err[512], before[REF_LINE_MAX], np[300];
+    int64_t t0, dt;
+    int r, ok, st_ms;
+    gmove mv;
+
+    st_ms = m->tc[0].movetime_ms > 0 ? (int)m->tc[0].movetime_ms : 100;
+    memcpy(cfg, m->cfg, sizeof cfg);
+    if (m->hidden) {
+        g->config_set(cfg, "seed", "12345", err, sizeof err);
+        snprintf(np, sizeof np, "newgame%s%s seat=1", *m->params ? " " : "", m->params);
+    } else
+        snprintf(np, sizeof np, "newgame%s%s", *m->params ? " " : "", m->params);
+    g->start(st, cfg);
+    printf("medan-referee check: %s (%s) with %s\n\n", m->eng[0].cmd, g->name,
+           m->eng[0].name);
+
+    r = ref_client_start(c, &m->eng[0], NULL, 0, 5000, err, sizeof err);
+    if (r != REF_OK) {
+        report(&k, 0, "handshake (mep -> mepok)", "%s", err);
+        goto end;
+    }
+    report(&k, c->handshake_us <= 1000000, "handshake within 1 s", "%.1f ms",
+           c->handshake_us / 1000.0);
+    report(&k, strcmp(c->game, g->name) == 0, "game line names the game",
+           "'%s'", c->game);
+    report(&k, c->has_seed, "has a Seed option", "%s",
+           c->has_seed ? "yes" : "no (matches cannot be replayed)");
+
+    t0 = now_us();
+    ok = ask(&k, "isready", "readyok", 1000, line, sizeof line);
+    report(&k, ok, "isready -> readyok", "%.1f ms", (now_us() - t0) / 1000.0);
+    ok = ask(&k, "ping check42", "pong", 1000, line, sizeof line) &&
+         strcmp(line, "pong check42") == 0;
+    report(&k, ok, "ping <t> -> pong <t>", "'%s'", ok ? line : "");
+
+    ok = ask(&k, "frobnicate now", "ok error", 1000, line, sizeof line);
+    report(&k, ok && str_prefix(line, "error unknown_command"),
+           "unknown command -> error", "'%.60s'", ok ? line : "no answer");
+    ok = ask(&k, "setoption name NoSuchOptionX value 1", "ok error", 1000, line,
+             sizeof line);
+    report(&k, ok && str_prefix(line, "error unknown_option"),
+           "unknown option -> error", "'%.60s'", ok ? line : "no answer");
+    ok = ask(&k, np, "ok error", 2000, line, sizeof line);
+    report(&k, ok && strcmp(line, "ok") == 0, "newgame -> ok", "'%.60s'",
+           ok ? line : "no answer");
+    pos_cmd(m, st, "", cmd, sizeof cmd);
+    ok = ask(&k, cmd, "ok error", 1000, line, sizeof line);
+    report(&k, ok && strcmp(line, "ok") == 0, "position -> ok", "'%.60s'",
+           ok ? line : "no answer");
+    ask(&k, "fen", "ok error", 1000, line, sizeof line); /* skip to ok */
+    ref_client_send(c, now_us() + 1000000, "fen");
+    before[0] = '\0';
+    for (;;) {
+        if (ref_client_read(c, now_us() + 1000000, line, sizeof line) != REF_IO_LINE)
+            break;
+        if (str_prefix(line, "fen "))
+            snprintf(before, sizeof before, "%s", line);
+        if (strcmp(line, "ok") == 0 || str_prefix(line, "error"))
+            break;
+    }
+    ok = ask(&k, "position fen this-is/not/a-position", "ok error", 1000, line,
+             sizeof line);
+    report(&k, ok && (str_prefix(line, "error illegal_position") ||
+                      str_prefix(line, "error syntax")),
+           "bad position -> error", "'%.60s'", ok ? line : "no answer");
+    ok = ask(&k, m->hidden ? "play zz9-zz8" : "position start moves zz9-zz8",
+             "ok error", 1000, line, sizeof line);
+    report(&k, ok && (str_prefix(line, "error illegal_move") ||
+                      str_prefix(line, "error syntax")),
+           "illegal move -> error", "'%.60s'", ok ? line : "no answer");
+    ref_client_send(c, now_us() + 1000000, "fen");
+    line[0] = '\0';
+    for (;;) {
+        char l2[REF_LINE_MAX];
+        if (ref_client_read(c, now_us() + 1000000, l2, sizeof l2) != REF_IO_LINE)
+            break;
+        if (str_prefix(l2, "fen "))
+            snprintf(line, sizeof line, "%s", l2);
+        if (strcmp(l2, "ok") == 0 || str_prefix(l2, "error"))
+            break;
+    }
+    report(&k, *before && strcmp(before, line) == 0,
+           "failed commands change nothing", "%s", *before ? "fen unchanged" : "no fen answer");
+
+    /* go movetime */
+    pos_cmd(m, st, "", cmd, sizeof cmd);
+    ask(&k, cmd, "ok error", 1000, line, sizeof line);
+    snprintf(cmd, sizeof cmd, "go movetime %d", st_ms);
+    t0 = now_us();
+    ok = ask(&k, cmd, "bestmove error", st_ms + 2000, line, sizeof line);
+    dt = now_us() - t0;
+    report(&k, ok && legal(g, st, line, &mv), "go movetime -> legal bestmove",
+           "'%.40s'", ok ? line : "no answer");
+    report(&k, ok && dt <= (int64_t)(st_ms + 50) * 1000, "movetime respected (+50 ms)",
+           "%.1f ms for movetime %d", dt / 1000.0, st_ms);
+
+    /* go infinite: no bestmove before stop; ping answered; stop fast */
+    pos_cmd(m, st, "", cmd, sizeof cmd);
+    ask(&k, cmd, "ok error", 1000, line, sizeof line);
+    ref_client_send(c, now_us() + 1000000, "go infinite");
+    ok = !ask(&k, NULL, "bestmove error", 500, line, sizeof line);
+    report(&k, ok, "go infinite: no bestmove in 500 ms", "%s",
+           ok ? "" : line);
+    t0 = now_us();
+    ok = ask(&k, "ping during", "pong", 1000, line, sizeof line);
+    report(&k, ok && (now_us() - t0) < 100000, "ping answered during search",
+           "%.1f ms", (now_us() - t0) / 1000.0);
+    ok = ask(&k, "position start", "ok error", 1000, line, sizeof line);
+    report(&k, ok && str_prefix(line, "error busy"), "position during search -> busy",
+           "'%.60s'", ok ? line : "no answer");
+    t0 = now_us();
+    ok = ask(&k, "stop", "bestmove", 2000, line, sizeof line);
+    dt = now_us() - t0;
+    report(&k, ok && dt <= 50000, "stop -> bestmove within 50 ms", "%.1f ms",
+           dt / 1000.0);
+    report(&k, ok && legal(g, st, line, &mv), "bestmove after stop is legal",
+           "'%.40s'", ok ? line : "");
+
+    /* a short game: every bestmove legal */
+    {
+        unsigned char s2[GAME_MAX_STATE];
+        uint64_t hist[400];
+        int plies = 0, good = 1;
+        size_t len = 0;
+        memcpy(s2, st, sizeof s2);
+        moves[0] = '\0';
+        for (; plies < 40; plies++) {
+            struct game_result res;
+            char tok[128];
+            g->result(s2, hist, plies, &res);
+            if (res.over)
+                break;
+            pos_cmd(m, s2, moves, cmd, sizeof cmd);
+            if (!ask(&k, cmd, "ok error", 1000, line, sizeof line) ||
+                strcmp(line, "ok") != 0) {
+                good = 0;
+                break;
+            }
+            if (!ask(&k, "go movetime 20", "bestmove error", 2000, line,
+                     sizeof line) ||
+                !legal(g, s2, line, &mv)) {
+                good = 0;
+                break;
+            }
+            g->format_move(s2, mv, tok, sizeof tok);
+            buf_printf(moves, sizeof moves, &len, " %s", tok);
+            hist[plies] = g->hash(s2);
+            g->play(s2, mv);
+        }
+        report(&k, good, "a game of go movetime 20: legal", "%d plies%s%s", plies,
+               good ? "" : ", then: ", good ? "" : line);
+    }
+
+    t0 = now_us();
+    ref_client_send(c, now_us() + 1000000, "quit");
+    for (;;) {
+        if (ref_proc_exited(&c->proc))
+            break;
+        if (now_us() - t0 > 1000000)
+            break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    dt = now_us() - t0;
+    report(&k, dt < 500000, "quit exits within 500 ms", "%.1f ms", dt / 1000.0);
+end:
+    ref_client_kill(c);
+    free(c);
+    printf("\n%d passed, %d failed\n", k.pass, k.fail);
+    return k.fail ? 1 : 0;
+}

@@ -1,0 +1,14 @@
+/* cli.h - the command line of medan-referee (match, merge, check). */
+#ifndef REF_CLI_H
+#define REF_CLI_H
+
+#include "match.h"
+
+/* Parse `--engine k=v ...` style arguments into m; 0 or -1 (message
+ * printed).  Also used by `check` for --game / --engine. */
+int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
+                  char **resume_path);
+int ref_check_main(struct ref_match *m);
+void ref_cli_help(void);
+
+#endif

@@ -1,0 +1,680 @@
+/* match.c - schedule, workers and collector (see match.h). */
+#include "match.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#define SEED_MASK ((1ULL << 53) - 1)
+
+int ref_group_size(const struct ref_match *m);
+int ref_group_size(const struct ref_match *m)
+{
+    return m->nseats > 2 ? m->nseats : 2;
+}
+
+int ref_group_of(const struct ref_match *m, int game)
+{
+    return (game - 1) / ref_group_size(m);
+}
+
+void ref_schedule(const struct ref_match *m, int game, int seat_eng[])
+{
+    int gs = ref_group_size(m), r = (game - 1) % gs;
+    for (int s = 0; s < m->nseats; s++)
+        seat_eng[s] = ((s + r) % m->nseats) % m->neng;
+}
+
+int ref_in_shard(const struct ref_match *m, int game)
+{
+    if (m->shard_n <= 1)
+        return 1;
+    return ref_group_of(m, game) % m->shard_n == m->shard_i - 1;
+}
+
+uint64_t ref_group_seed(uint64_t match_seed, int group)
+{
+    return mix64(match_seed, 0x67726f7570ULL + (uint64_t)group) & SEED_MASK;
+}
+
+uint64_t ref_engine_seed(uint64_t match_seed, int game, int seat)
+{
+    return mix64(mix64(match_seed, (uint64_t)game), (uint64_t)seat) &
+           SEED_MASK;
+}
+
+/* ---- one worker ---------------------------------------------------------- */
+
+struct worker {
+    struct ref_match *m;
+    int id;
+    struct ref_client *inst;   /* nseats slots */
+    int *inst_eng;             /* engine of each slot, -1 none */
+    int *inst_dead;            /* slot lost its engine through a failure */
+};
+
+static void log_path(const struct ref_match *m, int worker, int e, int slot,
+                     char *buf, size_t n)
+{
+    if (!m->logdir) {
+        buf[0] = '\0';
+        return;
+    }
+    snprintf(buf, n, "%s/%s.w%d.s%d.log", m->logdir, m->eng[e].name, worker,
+             slot);
+}
+
+static void say(struct ref_match *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(struct ref_match *m, const char *fmt, ...)
+{
+    va_list ap;
+    if (m->quiet)
+        return;
+    va_start(ap, fmt);
+    vfprintf(m->out, fmt, ap);
+    va_end(ap);
+    fflush(m->out);
+}
+
+/* Ends the match early (after the running games). Call under mu. */
+static void stop_match(struct ref_match *m, const char *why)
+{
+    if (!m->stop) {
+        m->stop = 1;
+        snprintf(m->stop_why, sizeof m->stop_why, "%s", why);
+        say(m, "Stopping the match: %s\n", why);
+    }
+}
+
+/* Find or start instances for the seats.  On failure returns the seat
+ * (1-based) whose engine could not start; 0 on success. */
+static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
+                          char *err, size_t n)
+{
+    struct ref_match *m = w->m;
+    int used[GAME_MAX_SEATS] = {0};
+    for (int s = 0; s < m->nseats; s++) {
+        slot_of[s] = -1;
+        for (int j = 0; j < m->nseats; j++)
+            if (!used[j] && w->inst[j].alive && w->inst_eng[j] == seat_eng[s]) {
+                used[j] = 1;
+                slot_of[s] = j;
+                break;
+            }
+    }
+    for (int s = 0; s < m->nseats; s++) {
+        char lp[512];
+        int j, e = seat_eng[s], r;
+        if (slot_of[s] >= 0)
+            continue;
+        /* prefer a dead slot, then any unused one */
+        for (j = 0; j < m->nseats; j++)
+            if (!used[j] && !w->inst[j].alive)
+                break;
+        if (j == m->nseats)
+            for (j = 0; j < m->nseats; j++)
+                if (!used[j])
+                    break;
+        assert(j < m->nseats);
+        used[j] = 1;
+        slot_of[s] = j;
+        if (w->inst[j].alive)
+            ref_client_quit(&w->inst[j]);
+        if (w->inst_dead[j]) {
+            pthread_mutex_lock(&m->mu);
+            m->table.eng[ref_table_engine(&m->table, m->eng[w->inst_eng[j]].name)]
+                .restarts++;
+            pthread_mutex_unlock(&m->mu);
+            w->inst_dead[j] = 0;
+        }
+        log_path(m, w->id, e, j, lp, sizeof lp);
+        r = ref_client_start(&w->inst[j], &m->eng[e], *lp ? lp : NULL,
+                             m->trace, m->handshake_ms, err, n);
+        w->inst_eng[j] = e;
+        if (r != REF_OK) {
+            w->inst_dead[j] = 1;
+            return s + 1;
+        }
+    }
+    return 0;
+}
+
+static void set_forfeit(struct ref_record *rec, int seat, const char *reason)
+{
+    rec->forfeit = seat;
+    snprintf(rec->reason, sizeof rec->reason, "%s", reason);
+    for (int i = 0; i < rec->nseats; i++)
+        rec->rank[i] = 1;
+    rec->rank[seat - 1] = rec->nseats;
+    rec->has_scores = 0;
+}
+
+static const char *fail_word(int rc, int clocked)
+{
+    switch (rc) {
+    case REF_TIMEOUT: return clocked ? "time_forfeit" : "stall";
+    case REF_EOF: return "crash";
+    case REF_ERROR: return "engine_error";
+    default: return "engine_error";
+    }
+}
+
+struct strbuf {
+    char *s;
+    size_t len, cap;
+};
+
+static void sb_add(struct strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void sb_add(struct strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    for (;;) {
+        va_start(ap, fmt);
+        k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && (size_t)k < b->cap - b->len) {
+            b->len += (size_t)k;
+            return;
+        }
+        b->cap = 2 * b->cap + (size_t)k + 64;
+        b->s = xrealloc(b->s, b->cap);
+    }
+}
+
+/* Handle an engine that failed: kill it when it is not usable now. */
+static void after_failure(struct worker *w, int slot, int rc)
+{
+    struct ref_match *m = w->m;
+    struct ref_client *c = &w->inst[slot];
+    char why[256];
+    if (rc == REF_ERROR || rc == REF_OK)
+        return;
+    if (rc == REF_TIMEOUT && c->alive &&
+        ref_client_recover(c, now_us() + (int64_t)m->cmd_ms * 1000) == REF_OK)
+        return; /* it answered stop + ping: usable */
+    ref_client_kill(c);
+    w->inst_dead[slot] = 1;
+    if (!m->recover) {
+        snprintf(why, sizeof why,
+                 "engine %s %s (use --recover to restart it and go on)",
+                 m->eng[w->inst_eng[slot]].name,
+                 rc == REF_EOF ? "crashed" : "stopped answering");
+        pthread_mutex_lock(&m->mu);
+        stop_match(m, why);
+        pthread_mutex_unlock(&m->mu);
+    }
+}
+
+static void utc_now(char *b, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(b, n, "%Y.%m.%d %H:%M:%S", &tm);
+}
+
+static void play_game(struct worker *w, int game, struct ref_record *rec)
+{
+    struct ref_match *m = w->m;
+    const struct game *g = m->g;
+    int seat_eng[GAME_MAX_SEATS], slot_of[GAME_MAX_SEATS], group, bad;
+    unsigned char cfg[GAME_MAX_CONFIG];
+    char err[512], cmd[1024];
+    void *st = xmalloc(g->state_size), *view = xmalloc(g->state_size);
+    uint64_t *hist = NULL;
+    int nhist = 0, histcap = 0, r;
+    int64_t own_us = 0, mark = 0; /* referee's own time between engine waits */
+    struct ref_clock clk[GAME_MAX_SEATS];
+    struct strbuf pos = {NULL, 0, 0};
+    char (*line)[REF_LINE_MAX] = xmalloc(REF_LINE_MAX);
+    uint64_t gseed;
+
+    ref_schedule(m, game, seat_eng);
+    group = ref_group_of(m, game);
+    gseed = ref_group_seed(m->seed, group);
+    memcpy(cfg, m->cfg, sizeof cfg);
+    rec->game = game;
+    rec->seed = gseed;
+    rec->match_seed = m->seed;
+    rec->nseats = m->nseats;
+    snprintf(rec->game_name, sizeof rec->game_name, "%s", g->name);
+    snprintf(rec->params, sizeof rec->params, "%s", m->params);
+    utc_now(rec->date, sizeof rec->date);
+    for (int s = 0; s < m->nseats; s++) {
+        snprintf(rec->seat_name[s], REF_NAME_LEN, "%s", m->eng[seat_eng[s]].name);
+        ref_tc_format(&m->tc[seat_eng[s]], rec->seat_tc[s], sizeof rec->seat_tc[s]);
+    }
+
+    /* The start: a deal from the group seed, or the pair's opening. */
+    if (m->hidden) {
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)gseed);
+        if (g->config_set(cfg, "seed", v, err, sizeof err) != GAME_OK)
+            die("%s: cannot seed a deal: %s", g->name, err);
+        g->start(st, cfg);
+        snprintf(cmd, sizeof cmd, "deal %llu", (unsigned long long)gseed);
+        rec->opening = xstrdup(cmd);
+    } else {
+        rec->opening = ref_opening_make(&m->open, g, cfg, m->seed, group, err,
+                                        sizeof err);
+        if (!rec->opening)
+            die("%s", err);
+        if (ref_opening_apply(g, cfg, rec->opening, st, &hist, &nhist,
+                              &histcap, err, sizeof err) < 0)
+            die("%s", err);
+        sb_add(&pos, "position %s%s", rec->opening,
+               strstr(rec->opening, " moves") ? "" : " moves");
+    }
+
+    pthread_mutex_lock(&m->mu);
+    if (m->nseats == 2)
+        say(m, "Started game %d of %d (%s vs %s)\n", game, m->games,
+            rec->seat_name[0], rec->seat_name[1]);
+    else {
+        say(m, "Started game %d of %d (", game, m->games);
+        for (int s = 0; s < m->nseats; s++)
+            say(m, "%s%s", s ? ", " : "", rec->seat_name[s]);
+        say(m, ")\n");
+    }
+    pthread_mutex_unlock(&m->mu);
+
+    bad = seat_instances(w, seat_eng, slot_of, err, sizeof err);
+    if (bad) {
+        say(m, "%s\n", err);
+        set_forfeit(rec, bad, "crash");
+        snprintf(rec->detail, sizeof rec->detail, "%s", err);
+        if (!m->recover) {
+            pthread_mutex_lock(&m->mu);
+            stop_match(m, err);
+            pthread_mutex_unlock(&m->mu);
+        }
+        goto done;
+    }
+    /* Get each engine ready: idle, seeded, new game with its parameters. */
+    for (int s = 0; s < m->nseats; s++) {
+        struct ref_client *c = &w->inst[slot_of[s]];
+        int64_t dl = now_us() + (int64_t)m->cmd_ms * 1000;
+        size_t len = 0;
+        r = ref_client_sync(c, dl);
+        if (r == REF_OK)
+            r = ref_client_seed(c, dl, ref_engine_seed(m->seed, game, s + 1));
+        if (r == REF_OK) {
+            buf_printf(cmd, sizeof cmd, &len, "newgame");
+            if (*m->params)
+                buf_printf(cmd, sizeof cmd, &len, " %s", m->params);
+            if (m->hidden)
+                buf_printf(cmd, sizeof cmd, &len, " seat=%d", s + 1);
+            r = ref_client_cmd(c, dl, cmd);
+        }
+        if (r != REF_OK) {
+            set_forfeit(rec, s + 1, fail_word(r, 0));
+            snprintf(rec->detail, sizeof rec->detail, "%s: %s before the game",
+                     m->eng[seat_eng[s]].name,
+                     r == REF_ERROR ? c->last_error : "no answer");
+            after_failure(w, slot_of[s], r);
+            goto done;
+        }
+        ref_clock_start(&clk[s], &m->tc[seat_eng[s]]);
+    }
+
+    for (;;) {
+        struct game_result res;
+        int s, e;
+        struct ref_client *c;
+        const struct ref_tc *tc;
+        char limits[512], move[256];
+        size_t len = 0;
+        int64_t allow, elapsed, t_send;
+        gmove mv;
+
+        g->result(st, hist, nhist, &res);
+        if (res.over) {
+            snprintf(rec->reason, sizeof rec->reason, "%s",
+                     res.reason ? res.reason : "over");
+            for (int i = 0; i < m->nseats; i++) {
+                rec->rank[i] = res.rank[i];
+                rec->score[i] = res.score[i];
+            }
+            rec->has_scores = 1;
+            break;
+        }
+        if (m->maxplies && rec->nmoves >= m->maxplies) {
+            snprintf(rec->reason, sizeof rec->reason, "maxplies");
+            for (int i = 0; i < m->nseats; i++)
+                rec->rank[i] = 1;
+            break;
+        }
+        s = g->to_move(st) - 1;
+        assert(s >= 0 && s < m->nseats);
+        e = seat_eng[s];
+        c = &w->inst[slot_of[s]];
+        tc = &m->tc[e];
+
+        /* position */
+        if (mark)
+            own_us += now_us() - mark;
+        if (m->hidden) {
+            struct strbuf vb = {NULL, 0, 0};
+            char *fen = xmalloc(REF_LINE_MAX);
+            if (g->view(st, s + 1, view) != GAME_OK)
+                die("%s: view of seat %d failed", g->name, s + 1);
+            g->format_pos(view, fen, REF_LINE_MAX);
+            sb_add(&vb, "position fen %s", fen);
+            free(fen);
+            r = ref_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, vb.s);
+            free(vb.s);
+        } else
+            r = ref_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, pos.s);
+        mark = now_us();
+        if (r != REF_OK) {
+            set_forfeit(rec, s + 1, fail_word(r, 0));
+            snprintf(rec->detail, sizeof rec->detail, "position: %s",
+                     r == REF_ERROR ? c->last_error : "no answer");
+            after_failure(w, slot_of[s], r);
+            break;
+        }
+
+        /* go with every seat's clock, named by seat */
+        for (int i = 0; i < m->nseats; i++) {
+            const struct ref_tc *ti = &m->tc[seat_eng[i]];
+            if (ti->base_ms >= 0)
+                buf_printf(limits, sizeof limits, &len, "%sp%dtime %lld p%dinc %lld",
+                           len ? " " : "", i + 1, (long long)clk[i].left_ms,
+                           i + 1, (long long)ti->inc_ms);
+        }
+        if (tc->base_ms >= 0 && tc->moves)
+            buf_printf(limits, sizeof limits, &len, " movestogo %d",
+                       tc->moves - clk[s].moves % tc->moves);
+        if (tc->movetime_ms >= 0)
+            buf_printf(limits, sizeof limits, &len, "%smovetime %lld",
+                       len ? " " : "", (long long)tc->movetime_ms);
+        if (tc->depth)
+            buf_printf(limits, sizeof limits, &len, "%sdepth %d", len ? " " : "",
+                       tc->depth);
+        if (tc->nodes)
+            buf_printf(limits, sizeof limits, &len, "%snodes %llu",
+                       len ? " " : "", (unsigned long long)tc->nodes);
+        if (!len)
+            limits[0] = '\0';
+        allow = ref_clock_allow_us(&clk[s], tc);
+        t_send = now_us();
+        own_us += t_send - mark;
+        r = ref_client_go(c, limits,
+                          t_send + (allow >= 0 ? allow
+                                               : (int64_t)m->nolimit_ms * 1000),
+                          move, sizeof move, &elapsed);
+        if (r != REF_OK) {
+            set_forfeit(rec, s + 1, fail_word(r, allow >= 0));
+            if (r == REF_TIMEOUT)
+                snprintf(rec->detail, sizeof rec->detail,
+                         "no bestmove within %lld ms",
+                         (long long)((allow >= 0 ? allow
+                                                 : (int64_t)m->nolimit_ms * 1000) /
+                                     1000));
+            else
+                snprintf(rec->detail, sizeof rec->detail, "go: %s",
+                         r == REF_ERROR ? c->last_error : "engine exited");
+            after_failure(w, slot_of[s], r);
+            break;
+        }
+        if (ref_clock_charge(&clk[s], tc, elapsed) < 0) {
+            set_forfeit(rec, s + 1, "time_forfeit");
+            snprintf(rec->detail, sizeof rec->detail, "bestmove after %lld us",
+                     (long long)elapsed);
+            ref_record_add_move(rec, s + 1, move, elapsed / 1000);
+            break;
+        }
+        if (g->parse_move(st, move, &mv, err, sizeof err) != GAME_OK) {
+            set_forfeit(rec, s + 1, "illegal_move");
+            snprintf(rec->detail, sizeof rec->detail, "bestmove %.60s: %.300s",
+                     move, err);
+            break;
+        }
+        mark = t_send + elapsed;
+        g->format_move(st, mv, move, sizeof move);
+        ref_record_add_move(rec, s + 1, move, elapsed / 1000);
+        if (nhist == histcap) {
+            histcap = histcap ? 2 * histcap : 256;
+            hist = xrealloc(hist, (size_t)histcap * sizeof *hist);
+        }
+        hist[nhist++] = g->hash(st);
+        g->play(st, mv);
+        if (!m->hidden)
+            sb_add(&pos, " %s", move);
+    }
+done:
+    rec->own_us = own_us;
+    free(st);
+    free(view);
+    free(hist);
+    free(pos.s);
+    free(line);
+}
+
+/* ---- the collector --------------------------------------------------------- */
+
+static const char *short_result(const struct ref_record *r, char *b, size_t n)
+{
+    const char *o = ref_record_outcome(r);
+    if (strcmp(o, "p1win") == 0)
+        return "1-0";
+    if (strcmp(o, "p2win") == 0)
+        return "0-1";
+    if (strcmp(o, "draw") == 0)
+        return "1/2-1/2";
+    {
+        size_t len = 0;
+        b[0] = '\0';
+        buf_printf(b, n, &len, "ranks");
+        for (int i = 0; i < r->nseats; i++)
+            buf_printf(b, n, &len, " %d", r->rank[i]);
+        return b;
+    }
+}
+
+static void finish_game(struct ref_match *m, const struct ref_record *rec)
+{
+    char rb[64];
+    pthread_mutex_lock(&m->mu);
+    if (m->results && ref_record_write_json(rec, m->results) < 0)
+        die("cannot write the results file: %s", strerror(errno));
+    if (m->records && ref_record_write_pgn(rec, m->records) < 0)
+        die("cannot write the records file: %s", strerror(errno));
+    ref_table_add(&m->table, rec);
+    m->played++;
+    m->own_us += rec->own_us;
+    m->own_moves += rec->nmoves;
+    say(m, "Finished game %d (%s", rec->game, rec->seat_name[0]);
+    for (int s = 1; s < rec->nseats; s++)
+        say(m, " vs %s", rec->seat_name[s]);
+    say(m, "): %s {%s%s%s}\n", short_result(rec, rb, sizeof rb), rec->reason,
+        *rec->detail ? ": " : "", rec->detail);
+    if (m->table.nseats == 2 && m->table.neng == 2) {
+        int w, l, d;
+        ref_table_wld(&m->table, 0, 1, &w, &l, &d);
+        say(m, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n",
+            m->table.eng[0].name, m->table.eng[1].name, w, l, d,
+            w + l + d ? (w + 0.5 * d) / (w + l + d) : 0.5, w + l + d);
+        if (m->sprt_on) {
+            int p[5];
+            double llr;
+            int dec;
+            ref_table_penta(&m->table, 0, 1, p);
+            dec = ref_sprt_decide(&m->sprt, p, &llr);
+            if (dec) {
+                char why[128];
+                snprintf(why, sizeof why, "SPRT: %s accepted (LLR %.2f)",
+                         dec > 0 ? "H1" : "H0", llr);
+                stop_match(m, why);
+            }
+        }
+    }
+    pthread_mutex_unlock(&m->mu);
+}
+
+static int next_game(struct ref_match *m)
+{
+    int g = 0;
+    pthread_mutex_lock(&m->mu);
+    while (!m->stop && m->next <= m->games) {
+        int k = m->next++;
+        if (!m->done[k] && ref_in_shard(m, k)) {
+            g = k;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&m->mu);
+    return g;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct ref_match *m = w->m;
+    int game;
+    while ((game = next_game(m)) != 0) {
+        struct ref_record rec;
+        ref_record_init(&rec);
+        play_game(w, game, &rec);
+        finish_game(m, &rec);
+        ref_record_free(&rec);
+    }
+    for (int j = 0; j < m->nseats; j++)
+        if (w->inst[j].alive)
+            ref_client_quit(&w->inst[j]);
+        else
+            ref_client_kill(&w->inst[j]);
+    return NULL;
+}
+
+/* Start each engine once before the match: a bad command, a refused
+ * option or a missing handshake stops everything before any game. */
+static int preflight(struct ref_match *m)
+{
+    for (int e = 0; e < m->neng; e++) {
+        struct ref_client *c = xcalloc(1, sizeof *c);
+        char err[512], lp[512];
+        int r;
+        log_path(m, 0, e, 0, lp, sizeof lp);
+        r = ref_client_start(c, &m->eng[e], *lp ? lp : NULL, m->trace,
+                             m->handshake_ms, err, sizeof err);
+        if (r != REF_OK) {
+            snprintf(m->stop_why, sizeof m->stop_why, "%s", err);
+            m->stop = 1;
+            fprintf(stderr, "medan-referee: %s\n", err);
+            free(c);
+            return -1;
+        }
+        if (*c->game && strcmp(c->game, m->g->name) != 0)
+            fprintf(stderr, "medan-referee: warning: %s says it plays %s, not %s\n",
+                    m->eng[e].name, c->game, m->g->name);
+        ref_client_quit(c);
+        free(c);
+    }
+    return 0;
+}
+
+int ref_match_run(struct ref_match *m)
+{
+    int nw = m->concurrency < 1 ? 1 : m->concurrency;
+    struct worker *w = xcalloc((size_t)nw, sizeof *w);
+    pthread_t *th = xcalloc((size_t)nw, sizeof *th);
+    pthread_attr_t at;
+
+    if (!m->done)
+        m->done = xcalloc((size_t)m->games + 2, 1);
+    for (int i = 0; i < m->neng; i++)
+        ref_table_engine(&m->table, m->eng[i].name);
+    if (m->logdir && mkdir(m->logdir, 0755) < 0 && errno != EEXIST)
+        die("cannot make %s: %s", m->logdir, strerror(errno));
+    m->next = 1;
+    if (preflight(m) < 0) {
+        free(w);
+        free(th);
+        return 2;
+    }
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 16u << 20);
+    for (int i = 0; i < nw; i++) {
+        w[i].m = m;
+        w[i].id = i + 1;
+        w[i].inst = xcalloc((size_t)m->nseats, sizeof *w[i].inst);
+        w[i].inst_eng = xcalloc((size_t)m->nseats, sizeof *w[i].inst_eng);
+        w[i].inst_dead = xcalloc((size_t)m->nseats, sizeof *w[i].inst_dead);
+        for (int j = 0; j < m->nseats; j++) {
+            w[i].inst_eng[j] = -1;
+            w[i].inst[j].proc.in_fd = w[i].inst[j].proc.out_fd =
+                w[i].inst[j].proc.log_fd = -1;
+        }
+        if (pthread_create(&th[i], &at, worker_main, &w[i]) != 0)
+            die("cannot start a worker thread");
+    }
+    pthread_attr_destroy(&at);
+    for (int i = 0; i < nw; i++) {
+        pthread_join(th[i], NULL);
+        free(w[i].inst);
+        free(w[i].inst_eng);
+        free(w[i].inst_dead);
+    }
+    free(w);
+    free(th);
+    return m->stop && strncmp(m->stop_why, "SPRT", 4) != 0 ? 2 : 0;
+}
+
+struct resume_ctx {
+    struct ref_match *m;
+    int bad;
+    char err[256];
+};
+
+static void resume_one(void *ctx, const struct ref_record *r)
+{
+    struct resume_ctx *c = ctx;
+    struct ref_match *m = c->m;
+    if (c->bad)
+        return;
+    if (strcmp(r->game_name, m->g->name) != 0 || r->match_seed != m->seed ||
+        strcmp(r->params, m->params) != 0 || r->game > m->games) {
+        c->bad = 1;
+        snprintf(c->err, sizeof c->err,
+                 "game %d in the results file is from another match "
+                 "(game, parameters, seed or length differ)", r->game);
+        return;
+    }
+    if (ref_table_add(&m->table, r) == 0)
+        m->done[r->game] = 1;
+}
+
+int ref_match_resume(struct ref_match *m, const char *path, char *err,
+                     size_t n)
+{
+    struct resume_ctx c = {m, 0, ""};
+    long good = 0;
+    int k;
+    struct stat sb;
+    if (stat(path, &sb) < 0)
+        return 0; /* nothing to resume */
+    if (!m->done)
+        m->done = xcalloc((size_t)m->games + 2, 1);
+    for (int i = 0; i < m->neng; i++)
+        ref_table_engine(&m->table, m->eng[i].name);
+    k = ref_record_read_file(path, resume_one, &c, &good, err, n);
+    if (k < 0)
+        return -1;
+    if (c.bad)
+        return set_err(err, n, -1, "%s: %s", path, c.err);
+    if (good < sb.st_size && truncate(path, good) < 0)
+        return set_err(err, n, -1, "%s: cannot cut the damaged end", path);
+    say(m, "Resuming: %d games already in %s\n", m->table.nsum, path);
+    return 0;
+}

@@ -1,0 +1,73 @@
+/* match.h - a match: the schedule, the worker threads that play games, and
+ * the collector that writes records and keeps the table. */
+#ifndef REF_MATCH_H
+#define REF_MATCH_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client.h"
+#include "opening.h"
+#include "record.h"
+#include "table.h"
+#include "tc.h"
+
+struct ref_match {
+    /* --- set up by the command line -------------------------------- */
+    const struct game *g;
+    unsigned char cfg[GAME_MAX_CONFIG]; /* game parameters applied */
+    char params[256];        /* parameters as given, sent with newgame */
+    int nseats;
+    int hidden;              /* the game has views (hidden information) */
+    struct ref_engine_spec *eng;
+    struct ref_tc *tc;       /* per engine */
+    int neng;
+    int games;               /* games in the schedule */
+    int concurrency;
+    uint64_t seed;
+    struct ref_openings open;
+    int maxplies;            /* 0 = no limit */
+    int recover;
+    int shard_i, shard_n;    /* 1-based i of n; n = 0: no sharding */
+    const char *logdir;
+    int trace;
+    int quiet;
+    FILE *results, *records, *out;
+    int sprt_on;
+    struct ref_sprt sprt;
+    char **owned;            /* strings the specs point into */
+    int nowned;
+    int handshake_ms;        /* start-up answer limit */
+    int cmd_ms;              /* limit for commands answered by ok/pong */
+    int nolimit_ms;          /* wait for bestmove when there is no clock */
+    /* --- shared state (under mu) ----------------------------------- */
+    pthread_mutex_t mu;
+    int next;                /* next game number to hand out (1-based) */
+    int stop;
+    char stop_why[600];
+    unsigned char *done;     /* [games+1]: already in the results */
+    int played, to_play;
+    struct ref_table table;
+    int64_t own_us, own_moves; /* referee time between engine waits */
+};
+
+/* The schedule: engines per seat of game (1-based), its group (pair or
+ * deal) and whether it is in this shard. */
+void ref_schedule(const struct ref_match *m, int game, int seat_eng[]);
+int ref_group_of(const struct ref_match *m, int game);
+int ref_in_shard(const struct ref_match *m, int game);
+/* Seeds: of a group (opening / deal) and of an engine in a seat. */
+uint64_t ref_group_seed(uint64_t match_seed, int group);
+uint64_t ref_engine_seed(uint64_t match_seed, int game, int seat);
+
+/* Free what ref_cli_parse and the match allocated. */
+void ref_match_free(struct ref_match *m);
+/* Play the match (threads); returns 0, or 2 when it stopped on an error. */
+int ref_match_run(struct ref_match *m);
+/* Load an existing results file into the table (for --resume); truncates a
+ * damaged last line.  0 or -1 with err. */
+int ref_match_resume(struct ref_match *m, const char *path, char *err,
+                     size_t n);
+
+#endif

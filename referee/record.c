@@ -1,0 +1,329 @@
+/* record.c - game records as JSON Lines and PGN-style text (see record.h). */
+#include "record.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+void ref_record_init(struct ref_record *r) { memset(r, 0, sizeof *r); }
+
+void ref_record_free(struct ref_record *r)
+{
+    free(r->opening);
+    free(r->moves);
+    r->opening = NULL;
+    r->moves = NULL;
+    r->nmoves = r->cap = 0;
+}
+
+void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
+                         int64_t ms)
+{
+    if (r->nmoves == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 128;
+        r->moves = xrealloc(r->moves, (size_t)r->cap * sizeof *r->moves);
+    }
+    r->moves[r->nmoves].seat = seat;
+    r->moves[r->nmoves].ms = ms;
+    snprintf(r->moves[r->nmoves].tok, REF_TOKEN_LEN, "%s", tok);
+    r->nmoves++;
+}
+
+const char *ref_record_outcome(const struct ref_record *r)
+{
+    if (r->nseats != 2)
+        return "ranks";
+    if (r->rank[0] == r->rank[1])
+        return "draw";
+    return r->rank[0] < r->rank[1] ? "p1win" : "p2win";
+}
+
+int ref_record_write_json(const struct ref_record *r, FILE *f)
+{
+    json_t *o = json_object(), *a, *v;
+    char *s;
+    int rc;
+    json_object_set_new(o, "game", json_integer(r->game));
+    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(o, "match_seed", json_integer((json_int_t)r->match_seed));
+    v = json_object();
+    json_object_set_new(v, "name", json_string(r->game_name));
+    json_object_set_new(v, "params", json_string(r->params));
+    json_object_set_new(o, "variant", v);
+    a = json_array();
+    for (int i = 0; i < r->nseats; i++)
+        json_array_append_new(a, json_string(r->seat_name[i]));
+    json_object_set_new(o, "seats", a);
+    a = json_array();
+    for (int i = 0; i < r->nseats; i++)
+        json_array_append_new(a, json_string(r->seat_tc[i]));
+    json_object_set_new(o, "tc", a);
+    json_object_set_new(o, "opening", json_string(r->opening ? r->opening : "start"));
+    a = json_array();
+    for (int i = 0; i < r->nmoves; i++)
+        json_array_append_new(a, json_pack("{s:i,s:s,s:I}", "seat",
+                                           r->moves[i].seat, "move",
+                                           r->moves[i].tok, "ms",
+                                           (json_int_t)r->moves[i].ms));
+    json_object_set_new(o, "moves", a);
+    json_object_set_new(o, "plies", json_integer(r->nmoves));
+    if (r->nseats == 2)
+        json_object_set_new(o, "result", json_string(ref_record_outcome(r)));
+    else {
+        a = json_array();
+        for (int i = 0; i < r->nseats; i++)
+            json_array_append_new(a, json_integer(r->rank[i]));
+        json_object_set_new(o, "result", json_pack("{s:o}", "ranks", a));
+    }
+    json_object_set_new(o, "reason", json_string(r->reason));
+    if (r->has_scores) {
+        a = json_array();
+        for (int i = 0; i < r->nseats; i++)
+            json_array_append_new(a, json_real(r->score[i]));
+        json_object_set_new(o, "scores", a);
+    } else
+        json_object_set_new(o, "scores", json_null());
+    json_object_set_new(o, "forfeit", r->forfeit ? json_integer(r->forfeit)
+                                                 : json_null());
+    json_object_set_new(o, "date", json_string(r->date));
+    if (*r->detail)
+        json_object_set_new(o, "detail", json_string(r->detail));
+    s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(o);
+    if (!s)
+        return -1;
+    rc = fprintf(f, "%s\n", s) < 0 ? -1 : 0;
+    free(s);
+    if (fflush(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+static const char *get_str(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
+                          size_t n)
+{
+    json_error_t je;
+    json_t *o = json_loads(line, 0, &je), *v, *a;
+    const char *s;
+    size_t i;
+    ref_record_init(r);
+    if (!o)
+        return set_err(err, n, -1, "bad JSON: %s", je.text);
+    if (!json_is_object(o))
+        goto bad;
+    v = json_object_get(o, "game");
+    if (!json_is_integer(v) || json_integer_value(v) < 1)
+        goto bad;
+    r->game = (int)json_integer_value(v);
+    r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
+    r->match_seed = (uint64_t)json_integer_value(json_object_get(o, "match_seed"));
+    v = json_object_get(o, "variant");
+    if (!json_is_object(v) || !(s = get_str(v, "name")))
+        goto bad;
+    snprintf(r->game_name, sizeof r->game_name, "%s", s);
+    snprintf(r->params, sizeof r->params, "%s", (s = get_str(v, "params")) ? s : "");
+    a = json_object_get(o, "seats");
+    if (!json_is_array(a) || json_array_size(a) < 2 ||
+        json_array_size(a) > GAME_MAX_SEATS)
+        goto bad;
+    r->nseats = (int)json_array_size(a);
+    json_array_foreach(a, i, v)
+    {
+        if (!json_is_string(v))
+            goto bad;
+        snprintf(r->seat_name[i], REF_NAME_LEN, "%s", json_string_value(v));
+    }
+    a = json_object_get(o, "tc");
+    if (json_is_array(a))
+        json_array_foreach(a, i, v) if (i < (size_t)r->nseats && json_is_string(v))
+            snprintf(r->seat_tc[i], sizeof r->seat_tc[i], "%s", json_string_value(v));
+    r->opening = xstrdup((s = get_str(o, "opening")) ? s : "start");
+    a = json_object_get(o, "moves");
+    if (json_is_array(a))
+        json_array_foreach(a, i, v)
+        {
+            s = get_str(v, "move");
+            ref_record_add_move(r,
+                                (int)json_integer_value(json_object_get(v, "seat")),
+                                s ? s : "?",
+                                (int64_t)json_integer_value(json_object_get(v, "ms")));
+        }
+    v = json_object_get(o, "result");
+    if (json_is_string(v)) {
+        s = json_string_value(v);
+        if (r->nseats != 2)
+            goto bad;
+        r->rank[0] = strcmp(s, "p2win") == 0 ? 2 : 1;
+        r->rank[1] = strcmp(s, "p1win") == 0 ? 2 : 1;
+        if (strcmp(s, "p1win") && strcmp(s, "p2win") && strcmp(s, "draw"))
+            goto bad;
+    } else if (json_is_object(v) &&
+               json_is_array(a = json_object_get(v, "ranks")) &&
+               json_array_size(a) == (size_t)r->nseats) {
+        json_array_foreach(a, i, v) r->rank[i] = (int)json_integer_value(v);
+    } else
+        goto bad;
+    snprintf(r->reason, sizeof r->reason, "%s", (s = get_str(o, "reason")) ? s : "");
+    a = json_object_get(o, "scores");
+    if (json_is_array(a) && json_array_size(a) == (size_t)r->nseats) {
+        r->has_scores = 1;
+        json_array_foreach(a, i, v) r->score[i] = json_number_value(v);
+    }
+    v = json_object_get(o, "forfeit");
+    r->forfeit = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+    snprintf(r->date, sizeof r->date, "%s", (s = get_str(o, "date")) ? s : "");
+    snprintf(r->detail, sizeof r->detail, "%s", (s = get_str(o, "detail")) ? s : "");
+    json_decref(o);
+    return 0;
+bad:
+    json_decref(o);
+    ref_record_free(r);
+    return set_err(err, n, -1, "not a referee game record");
+}
+
+static const char *pgn_result(const struct ref_record *r)
+{
+    const char *o = ref_record_outcome(r);
+    if (strcmp(o, "p1win") == 0)
+        return "1-0";
+    if (strcmp(o, "p2win") == 0)
+        return "0-1";
+    if (strcmp(o, "draw") == 0)
+        return "1/2-1/2";
+    return "*";
+}
+
+static void pgn_escape(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+static void tag(FILE *f, const char *k, const char *v)
+{
+    fprintf(f, "[%s \"", k);
+    pgn_escape(f, v);
+    fputs("\"]\n", f);
+}
+
+int ref_record_write_pgn(const struct ref_record *r, FILE *f)
+{
+    char b[64];
+    int col = 0;
+    tag(f, "Event", "medan-referee match");
+    tag(f, "Site", "?");
+    tag(f, "Date", r->date);
+    snprintf(b, sizeof b, "%d", r->game);
+    tag(f, "Round", b);
+    tag(f, "Game", r->game_name);
+    if (*r->params)
+        tag(f, "Variant", r->params);
+    for (int i = 0; i < r->nseats; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "P%d", i + 1);
+        tag(f, k, r->seat_name[i]);
+        snprintf(k, sizeof k, "P%dTimeControl", i + 1);
+        tag(f, k, r->seat_tc[i]);
+    }
+    tag(f, "Result", pgn_result(r));
+    if (r->nseats != 2) {
+        char rk[64];
+        size_t len = 0;
+        rk[0] = '\0';
+        for (int i = 0; i < r->nseats; i++)
+            buf_printf(rk, sizeof rk, &len, "%s%d", i ? " " : "", r->rank[i]);
+        tag(f, "Ranks", rk);
+    }
+    if (r->has_scores) {
+        char sc[160];
+        size_t len = 0;
+        sc[0] = '\0';
+        for (int i = 0; i < r->nseats; i++)
+            buf_printf(sc, sizeof sc, &len, "%s%g", i ? " " : "", r->score[i]);
+        tag(f, "Scores", sc);
+    }
+    tag(f, "Termination", r->reason);
+    if (*r->detail)
+        tag(f, "Detail", r->detail);
+    tag(f, "Opening", r->opening ? r->opening : "start");
+    snprintf(b, sizeof b, "%llu", (unsigned long long)r->seed);
+    tag(f, "Seed", b);
+    snprintf(b, sizeof b, "%d", r->nmoves);
+    tag(f, "PlyCount", b);
+    fputc('\n', f);
+    for (int i = 0; i < r->nmoves; i++) {
+        char m[REF_TOKEN_LEN + 64];
+        int k;
+        if (r->nseats == 2)
+            k = i % 2 == 0
+                    ? snprintf(m, sizeof m, "%d. %s {%.3fs}", i / 2 + 1,
+                               r->moves[i].tok, r->moves[i].ms / 1000.0)
+                    : snprintf(m, sizeof m, "%s {%.3fs}", r->moves[i].tok,
+                               r->moves[i].ms / 1000.0);
+        else
+            k = snprintf(m, sizeof m, "%d.p%d %s {%.3fs}", i + 1,
+                         r->moves[i].seat, r->moves[i].tok,
+                         r->moves[i].ms / 1000.0);
+        if (col && col + 1 + k > 79) {
+            fputc('\n', f);
+            col = 0;
+        }
+        fprintf(f, "%s%s", col ? " " : "", m);
+        col += k + (col ? 1 : 0);
+    }
+    fprintf(f, "%s{%s} %s\n\n", col ? " " : "", r->reason, pgn_result(r));
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+int ref_record_read_file(const char *path,
+                         void (*fn)(void *ctx, const struct ref_record *r),
+                         void *ctx, long *good_end, char *err, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int count = 0, lineno = 0;
+    long end = 0;
+    if (!f)
+        return set_err(err, n, -1, "%s: cannot open", path);
+    while ((len = getline(&line, &cap, f)) > 0) {
+        struct ref_record r;
+        char e[GAME_ERR_LEN];
+        lineno++;
+        if (line[len - 1] != '\n') /* cut short: an interrupted write */
+            break;
+        if (len == 1) {
+            end = ftell(f);
+            continue;
+        }
+        if (ref_record_parse_json(&r, line, e, sizeof e) < 0) {
+            int c = fgetc(f);
+            if (c == EOF) /* a damaged last line: ignore it */
+                break;
+            free(line);
+            fclose(f);
+            return set_err(err, n, -1, "%s:%d: %s", path, lineno, e);
+        }
+        fn(ctx, &r);
+        ref_record_free(&r);
+        count++;
+        end = ftell(f);
+    }
+    free(line);
+    fclose(f);
+    if (good_end)
+        *good_end = end;
+    return count;
+}

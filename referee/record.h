@@ -1,0 +1,66 @@
+/* record.h - one finished game: JSON Lines (jansson) and PGN-style text.
+ *
+ * JSON keys (docs/referee.md): game seed match_seed variant{name,params}
+ * seats opening moves[{seat,move,ms}] result reason scores plies forfeit
+ * tc.  `result` is "p1win"/"p2win"/"draw" for two seats, {"ranks":[...]}
+ * for more.  Seeds are below 2^53 so every JSON reader keeps them exact.
+ */
+#ifndef REF_RECORD_H
+#define REF_RECORD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/game.h"
+
+#define REF_NAME_LEN 64
+#define REF_TOKEN_LEN 64
+
+struct ref_move {
+    int seat;
+    int64_t ms;
+    char tok[REF_TOKEN_LEN];
+};
+
+struct ref_record {
+    int game;                 /* 1-based number in the schedule */
+    uint64_t seed, match_seed;
+    char game_name[32];
+    char params[256];         /* as given: "size=6" */
+    int nseats;
+    char seat_name[GAME_MAX_SEATS][REF_NAME_LEN];
+    char seat_tc[GAME_MAX_SEATS][64];
+    char *opening;            /* MEP position argument: "start moves ..." */
+    struct ref_move *moves;
+    int nmoves, cap;
+    int rank[GAME_MAX_SEATS]; /* 1 = best */
+    double score[GAME_MAX_SEATS];
+    int has_scores;
+    int forfeit;              /* seat that forfeited, 0 = none */
+    char reason[32];
+    char date[32];            /* UTC start time, "2024.05.01 12:00:00" */
+    char detail[512];
+    int64_t own_us;           /* referee's own time in this game (not saved) */         /* what went wrong, for failures */
+};
+
+void ref_record_init(struct ref_record *r);
+void ref_record_free(struct ref_record *r);
+void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
+                         int64_t ms);
+/* "p1win" "p2win" "draw" for two seats; "ranks" otherwise. */
+const char *ref_record_outcome(const struct ref_record *r);
+/* One JSON line + flush.  0 or -1. */
+int ref_record_write_json(const struct ref_record *r, FILE *f);
+/* Parse one JSON line; 0, or -1 with err set (r is then freed). */
+int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
+                          size_t n);
+/* PGN-style tag pairs and movetext + flush. */
+int ref_record_write_pgn(const struct ref_record *r, FILE *f);
+/* Read every record of a JSON Lines file; calls fn for each.  A last line
+ * cut short by a crash is skipped (and its byte offset returned in
+ * *good_end, so --resume can truncate it).  Returns count or -1. */
+int ref_record_read_file(const char *path,
+                         void (*fn)(void *ctx, const struct ref_record *r),
+                         void *ctx, long *good_end, char *err, size_t n);
+
+#endif

@@ -1,0 +1,301 @@
+/* table.c - match result table (see table.h). */
+#include "table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *const ref_fail_reason[REF_F_N] = {
+    "time_forfeit", "illegal_move", "crash", "stall", "engine_error"};
+
+void ref_table_init(struct ref_table *t) { memset(t, 0, sizeof *t); }
+
+void ref_table_free(struct ref_table *t)
+{
+    free(t->eng);
+    free(t->sum);
+    memset(t, 0, sizeof *t);
+}
+
+int ref_table_engine(struct ref_table *t, const char *name)
+{
+    for (int i = 0; i < t->neng; i++)
+        if (strcmp(t->eng[i].name, name) == 0)
+            return i;
+    t->eng = xrealloc(t->eng, (size_t)(t->neng + 1) * sizeof *t->eng);
+    memset(&t->eng[t->neng], 0, sizeof *t->eng);
+    snprintf(t->eng[t->neng].name, REF_NAME_LEN, "%s", name);
+    return t->neng++;
+}
+
+int ref_table_has(const struct ref_table *t, int game)
+{
+    for (int i = 0; i < t->nsum; i++)
+        if (t->sum[i].game == game)
+            return 1;
+    return 0;
+}
+
+int ref_table_group(const struct ref_table *t)
+{
+    return t->nseats > 2 ? t->nseats : 2;
+}
+
+static void count_reason(struct ref_table *t, const char *reason)
+{
+    for (int i = 0; i < t->reasons_n; i++)
+        if (strcmp(t->reason[i], reason) == 0) {
+            t->reason_count[i]++;
+            return;
+        }
+    if (t->reasons_n < 32) {
+        snprintf(t->reason[t->reasons_n], 32, "%s", reason);
+        t->reason_count[t->reasons_n++] = 1;
+    }
+}
+
+int ref_table_add(struct ref_table *t, const struct ref_record *r)
+{
+    struct ref_sum s;
+    if (t->nseats && t->nseats != r->nseats)
+        return -1;
+    if (ref_table_has(t, r->game))
+        return -1;
+    if (!t->nseats) {
+        t->nseats = r->nseats;
+        snprintf(t->game_name, sizeof t->game_name, "%s", r->game_name);
+        snprintf(t->params, sizeof t->params, "%s", r->params);
+    }
+    memset(&s, 0, sizeof s);
+    s.game = r->game;
+    s.nseats = r->nseats;
+    s.has_scores = r->has_scores;
+    s.forfeit = r->forfeit;
+    for (int i = 0; i < r->nseats; i++) {
+        int e = ref_table_engine(t, r->seat_name[i]);
+        int best = 1, worst = 1;
+        s.eng[i] = e;
+        s.rank[i] = r->rank[i];
+        s.score[i] = r->score[i];
+        for (int j = 0; j < r->nseats; j++) {
+            if (r->rank[j] < r->rank[i])
+                best = 0;
+            if (r->rank[j] > r->rank[i])
+                worst = 0;
+        }
+        t->eng[e].games++;
+        /* A win is a (possibly shared) first place unless everyone is
+         * first (a draw); a loss is anything else below first. */
+        if (best && worst)
+            t->eng[e].draws++;
+        else if (best)
+            t->eng[e].wins++;
+        else
+            t->eng[e].losses++;
+    }
+    if (r->forfeit >= 1 && r->forfeit <= r->nseats)
+        for (int k = 0; k < REF_F_N; k++)
+            if (strcmp(r->reason, ref_fail_reason[k]) == 0)
+                t->eng[s.eng[r->forfeit - 1]].fails[k]++;
+    count_reason(t, r->reason);
+    if (t->nsum == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->sum = xrealloc(t->sum, (size_t)t->cap * sizeof *t->sum);
+    }
+    t->sum[t->nsum++] = s;
+    return 0;
+}
+
+/* Points of engine a in a two-seat game (0, 0.5, 1), -1 if not playing
+ * against b. */
+static double points(const struct ref_sum *s, int a, int b)
+{
+    int ia = -1, ib = -1;
+    if (s->nseats != 2)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        if (s->eng[i] == a)
+            ia = i;
+        if (s->eng[i] == b)
+            ib = i;
+    }
+    if (ia < 0 || ib < 0 || ia == ib)
+        return -1;
+    if (s->rank[ia] == s->rank[ib])
+        return 0.5;
+    return s->rank[ia] < s->rank[ib] ? 1 : 0;
+}
+
+static int cmp_game(const void *x, const void *y)
+{
+    const struct ref_sum *a = x, *b = y;
+    return (a->game > b->game) - (a->game < b->game);
+}
+
+void ref_table_penta(const struct ref_table *t, int a, int b, int p[5])
+{
+    struct ref_sum *s;
+    memset(p, 0, 5 * sizeof *p);
+    if (t->nsum == 0)
+        return;
+    s = xmalloc((size_t)t->nsum * sizeof *s);
+    memcpy(s, t->sum, (size_t)t->nsum * sizeof *s);
+    qsort(s, (size_t)t->nsum, sizeof *s, cmp_game);
+    for (int i = 0; i + 1 < t->nsum; i++) {
+        double x, y;
+        /* games 2k+1 and 2k+2 are a pair (same opening, seats swapped) */
+        if (s[i].game % 2 != 1 || s[i + 1].game != s[i].game + 1)
+            continue;
+        x = points(&s[i], a, b);
+        y = points(&s[i + 1], a, b);
+        if (x < 0 || y < 0)
+            continue;
+        p[(int)lround((x + y) * 2)]++;
+        i++;
+    }
+    free(s);
+}
+
+void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
+                   int *d)
+{
+    *w = *l = *d = 0;
+    for (int i = 0; i < t->nsum; i++) {
+        double x = points(&t->sum[i], a, b);
+        if (x == 1)
+            (*w)++;
+        else if (x == 0)
+            (*l)++;
+        else if (x == 0.5)
+            (*d)++;
+    }
+}
+
+static double nz(double x) { return fabs(x) < 0.05 ? 0.0 : x; }
+
+static void fmt_elo(char *b, size_t n, const struct ref_elo *e)
+{
+    if (isinf(e->elo))
+        snprintf(b, n, "%s", e->elo > 0 ? "+inf" : "-inf");
+    else if (isinf(e->lo) || isinf(e->hi) || isnan(e->lo) || isnan(e->hi))
+        snprintf(b, n, "%+.1f (interval unbounded)", nz(e->elo));
+    else
+        snprintf(b, n, "%+.1f [%+.1f, %+.1f]", nz(e->elo), nz(e->lo), nz(e->hi));
+}
+
+static void print_twoseat(const struct ref_table *t,
+                          const struct ref_sprt *sprt, FILE *f)
+{
+    int w, l, d, p[5], pairs = 0;
+    struct ref_elo e;
+    char eb[96];
+    if (t->neng != 2)
+        return;
+    ref_table_wld(t, 0, 1, &w, &l, &d);
+    ref_table_penta(t, 0, 1, p);
+    for (int k = 0; k < 5; k++)
+        pairs += p[k];
+    if (w + l + d == 0)
+        return;
+    fprintf(f, "\n%s vs %s: %d - %d - %d  [%.3f]  %d games\n", t->eng[0].name,
+            t->eng[1].name, w, l, d, (w + 0.5 * d) / (w + l + d), w + l + d);
+    ref_elo_trinomial(w, l, d, &e);
+    fmt_elo(eb, sizeof eb, &e);
+    fprintf(f, "Elo difference (games):  %s\n", eb);
+    if (pairs) {
+        ref_elo_pentanomial(p, &e);
+        fmt_elo(eb, sizeof eb, &e);
+        fprintf(f, "Elo difference (pairs):  %s\n", eb);
+    }
+    fprintf(f, "LOS: %.1f %%\n", 100 * ref_los(w, l));
+    fprintf(f, "Pairs (pentanomial 0-0.5-1-1.5-2): [%d, %d, %d, %d, %d]  %d pairs\n",
+            p[0], p[1], p[2], p[3], p[4], pairs);
+    if (sprt) {
+        double llr, lo, hi;
+        int dec = ref_sprt_decide(sprt, p, &llr);
+        ref_sprt_bounds(sprt, &lo, &hi);
+        fprintf(f, "SPRT (elo0=%g elo1=%g alpha=%g beta=%g): LLR %.2f [%.2f, %.2f] %s\n",
+                sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, llr, lo, hi,
+                dec > 0 ? "H1 accepted" : dec < 0 ? "H0 accepted" : "continue");
+    }
+}
+
+/* N seats: per engine, per deal means of chips and wins, then the mean
+ * and interval over deals. */
+static void print_nseat(const struct ref_table *t, FILE *f)
+{
+    int g = ref_table_group(t), maxdeal = 0;
+    for (int i = 0; i < t->nsum; i++)
+        if ((t->sum[i].game - 1) / g + 1 > maxdeal)
+            maxdeal = (t->sum[i].game - 1) / g + 1;
+    fprintf(f, "\n%-20s %6s %22s %22s\n", "engine (over deals)", "deals",
+            "mean score [95%]", "win rate [95%]");
+    for (int e = 0; e < t->neng; e++) {
+        double *sc = xcalloc((size_t)maxdeal, sizeof *sc),
+               *wn = xcalloc((size_t)maxdeal, sizeof *wn);
+        int *cnt = xcalloc((size_t)maxdeal, sizeof *cnt), nd = 0;
+        double ms, hs, mw, hw;
+        for (int i = 0; i < t->nsum; i++) {
+            const struct ref_sum *s = &t->sum[i];
+            int deal = (s->game - 1) / g;
+            for (int k = 0; k < s->nseats; k++) {
+                int best = 1;
+                if (s->eng[k] != e)
+                    continue;
+                for (int j = 0; j < s->nseats; j++)
+                    if (s->rank[j] < s->rank[k])
+                        best = 0;
+                sc[deal] += s->has_scores ? s->score[k] : 0;
+                wn[deal] += best;
+                cnt[deal]++;
+            }
+        }
+        for (int d = 0; d < maxdeal; d++)
+            if (cnt[d]) {
+                sc[nd] = sc[d] / cnt[d];
+                wn[nd] = wn[d] / cnt[d];
+                nd++;
+            }
+        ref_mean_ci(sc, nd, &ms, &hs);
+        ref_mean_ci(wn, nd, &mw, &hw);
+        fprintf(f, "%-20s %6d %12.2f +- %-7.2f %12.3f +- %-7.3f\n",
+                t->eng[e].name, nd, ms, hs, mw, hw);
+        free(sc);
+        free(wn);
+        free(cnt);
+    }
+}
+
+void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
+                     FILE *f)
+{
+    if (!t->nsum) {
+        fprintf(f, "\nNo games played.\n");
+        return;
+    }
+    fprintf(f, "\nResults of %s%s%s: %d games\n", t->game_name,
+            *t->params ? " " : "", t->params, t->nsum);
+    fprintf(f, "%-20s %6s %6s %6s %6s %7s %5s %5s %5s %5s %5s %5s\n", "engine",
+            "games", "wins", "losses", "draws", "score%", "time", "illeg",
+            "crash", "stall", "error", "rest");
+    for (int e = 0; e < t->neng; e++) {
+        const struct ref_eng_row *r = &t->eng[e];
+        fprintf(f, "%-20s %6d %6d %6d %6d %6.1f%% %5d %5d %5d %5d %5d %5d\n",
+                r->name, r->games, r->wins, r->losses, r->draws,
+                r->games ? 100.0 * (r->wins + 0.5 * r->draws) / r->games : 0.0,
+                r->fails[REF_F_TIME], r->fails[REF_F_ILLEGAL],
+                r->fails[REF_F_CRASH], r->fails[REF_F_STALL],
+                r->fails[REF_F_ERROR], r->restarts);
+    }
+    fprintf(f, "Endings:");
+    for (int i = 0; i < t->reasons_n; i++)
+        fprintf(f, " %s %d", t->reason[i], t->reason_count[i]);
+    fputc('\n', f);
+    if (t->nseats == 2)
+        print_twoseat(t, sprt, f);
+    else if (t->nseats > 2)
+        print_nseat(t, f);
+    fflush(f);
+}

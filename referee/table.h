@@ -1,0 +1,63 @@
+/* table.h - the result table of a match, built from game records (live,
+ * --resume and `merge` all go through ref_table_add). */
+#ifndef REF_TABLE_H
+#define REF_TABLE_H
+
+#include <stdio.h>
+
+#include "record.h"
+#include "stats.h"
+
+/* Reasons counted as one engine's failure (the `forfeit` seat). */
+enum ref_fail { REF_F_TIME, REF_F_ILLEGAL, REF_F_CRASH, REF_F_STALL,
+                REF_F_ERROR, REF_F_N };
+extern const char *const ref_fail_reason[REF_F_N];
+
+struct ref_sum {
+    int game, nseats;
+    int eng[GAME_MAX_SEATS];
+    int rank[GAME_MAX_SEATS];
+    double score[GAME_MAX_SEATS];
+    int has_scores, forfeit;
+};
+
+struct ref_eng_row {
+    char name[REF_NAME_LEN];
+    int games, wins, losses, draws;
+    int fails[REF_F_N];
+    int restarts;           /* live only (not in records) */
+};
+
+struct ref_table {
+    struct ref_eng_row *eng;
+    int neng;
+    struct ref_sum *sum;
+    int nsum, cap;
+    int nseats;             /* 0 until the first record */
+    char game_name[32];
+    char params[256];
+    int reasons_n;
+    char reason[32][32];
+    int reason_count[32];
+};
+
+void ref_table_init(struct ref_table *t);
+void ref_table_free(struct ref_table *t);
+/* Index of an engine name (added if new). */
+int ref_table_engine(struct ref_table *t, const char *name);
+/* Add a finished game; 0, or -1 if the game number is already there or
+ * the record does not fit the table (other seat count). */
+int ref_table_add(struct ref_table *t, const struct ref_record *r);
+int ref_table_has(const struct ref_table *t, int game);
+/* Games per group: 2 (a colour-swapped pair) or nseats (a rotated deal). */
+int ref_table_group(const struct ref_table *t);
+/* Pentanomial counts of engine a against b over complete pairs. */
+void ref_table_penta(const struct ref_table *t, int a, int b, int p[5]);
+/* Score of engine a against b: wins, losses, draws (two-seat games). */
+void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
+                   int *d);
+/* The final table; sprt may be NULL. */
+void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
+                     FILE *f);
+
+#endif

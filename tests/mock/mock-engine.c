@@ -1,0 +1,246 @@
+/* mock-engine.c - a misbehaving MEP engine for the referee's tests.
+ *
+ *   mock-engine --game G [--mode M] [--after N]
+ *
+ * Plays random legal moves (seeded by the Seed option) and, after N good
+ * `go` answers (default 0), misbehaves as M:
+ *   normal        never misbehaves
+ *   crash         exits on `go`
+ *   hang          stops reading and answering (also ping and stop)
+ *   illegal       answers `bestmove` with an illegal move
+ *   late          answers `go` 300 ms after its clock ran out (answers stop)
+ *   flood         floods `info` lines and never moves until `stop`
+ *   nohandshake   never answers `mep`
+ *   garbage       prints junk lines (unknown keywords, binary, a long
+ *                 line) before every answer but plays legal moves
+ *   stall         never answers `newgame` (the game cannot start)
+ *   error         answers `go` with `error`
+ *   slowstart     sleeps 2 s before answering `mep`
+ */
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/game.h"
+#include "core/util.h"
+
+static const struct game *G;
+static unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+static const char *mode = "normal";
+static int after, gos, seat_hint;
+static struct rng rng;
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static int bad_now(const char *m) { return strcmp(mode, m) == 0 && gos >= after; }
+
+static void junk(void)
+{
+    if (strcmp(mode, "garbage") != 0)
+        return;
+    out("hello there, this is not MEP");
+    out("bestmovex a1a1");
+    {
+        static const char bin[] = "\x01\x02\xff\xfe binary\n";
+        fwrite(bin, 1, sizeof bin - 1, stdout);
+    }
+    for (int i = 0; i < 3000; i++)
+        putchar('z');
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void bestmove(void)
+{
+    gmove mv[4096];
+    char tok[128];
+    int n = G->gen_moves(st, mv, 4096);
+    junk();
+    if (n <= 0) {
+        out("bestmove pass");
+        return;
+    }
+    G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
+    out("bestmove %s", tok);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+static int position(char *args)
+{
+    char *mv = strstr(args, " moves"), err[GAME_ERR_LEN];
+    unsigned char tmp[GAME_MAX_STATE];
+    if (mv)
+        *mv = '\0';
+    if (strcmp(args, "start") == 0)
+        G->start(tmp, cfg);
+    else if (str_prefix(args, "fen ")) {
+        if (G->parse_pos(tmp, cfg, args + 4, err, sizeof err))
+            return out("error illegal_position %s", err), -1;
+    } else
+        return out("error syntax position"), -1;
+    if (mv) {
+        char *tok[4096];
+        int nt = str_split(mv + 6, tok, 4096);
+        for (int i = 0; i < nt; i++) {
+            gmove m;
+            if (G->parse_move(tmp, tok[i], &m, err, sizeof err))
+                return out("error illegal_move %d %s", i + 1, tok[i]), -1;
+            G->play(tmp, m);
+        }
+    }
+    memcpy(st, tmp, sizeof st);
+    return 0;
+}
+
+/* Wait for `stop` (answering ping) while optionally flooding; returns when
+ * stop arrives or after ms (ms < 0: forever). */
+static void wait_stop(int ms, int flood)
+{
+    int64_t until = ms < 0 ? INT64_MAX : now_ms() + ms;
+    char line[65536];
+    long k = 0;
+    for (;;) {
+        struct pollfd p = {0, POLLIN, 0};
+        int64_t left = until - now_ms();
+        if (left <= 0)
+            return;
+        if (flood) {
+            out("info depth %ld nodes %ld string flooding", k % 99, k);
+            k++;
+        }
+        if (poll(&p, 1, flood ? 0 : (int)(left > 100000 ? 100000 : left)) > 0) {
+            if (!fgets(line, sizeof line, stdin))
+                exit(0);
+            str_chomp(line);
+            if (strcmp(line, "stop") == 0)
+                return;
+            if (str_prefix(line, "ping"))
+                out("pong%s", line + 4);
+            if (strcmp(line, "quit") == 0)
+                exit(0);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char line[65536];
+    const char *gname = "loa";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--game") == 0)
+            gname = argv[i + 1];
+        else if (strcmp(argv[i], "--mode") == 0)
+            mode = argv[i + 1];
+        else if (strcmp(argv[i], "--after") == 0)
+            after = atoi(argv[i + 1]);
+    }
+    if (!(G = game_find(gname)))
+        return fprintf(stderr, "mock: no game %s\n", gname), 2;
+    G->config_default(cfg);
+    G->start(st, cfg);
+    rng_seed(&rng, 1);
+    while (fgets(line, sizeof line, stdin)) {
+        char *sp;
+        str_chomp(line);
+        fprintf(stderr, "mock got: %.80s\n", line);
+        if (!*line || *line == '#')
+            continue;
+        sp = strchr(line, ' ');
+        if (strcmp(line, "mep") == 0) {
+            if (strcmp(mode, "nohandshake") == 0)
+                continue;
+            if (strcmp(mode, "slowstart") == 0)
+                sleep_ms(2000);
+            junk();
+            out("id name Mock %s", mode);
+            out("id author medan tests");
+            out("protocol 1");
+            out("game %s players %d-%d", G->name, G->min_seats, G->max_seats);
+            out("option name Seed type spin default 0 min 0 max 1000000");
+            out("mepok");
+        } else if (strcmp(line, "isready") == 0)
+            out("readyok");
+        else if (str_prefix(line, "ping"))
+            out("pong%s", line + 4);
+        else if (str_prefix(line, "setoption")) {
+            char *v = strstr(line, " value ");
+            if (strstr(line, "name Seed") && v)
+                rng_seed(&rng, strtoull(v + 7, NULL, 10));
+            out("ok");
+        } else if (str_prefix(line, "newgame")) {
+            char *tok[64];
+            int nt;
+            if (strcmp(mode, "stall") == 0 && gos >= after)
+                continue;
+            G->config_default(cfg);
+            nt = sp ? str_split(sp + 1, tok, 64) : 0;
+            for (int i = 0; i < nt; i++) {
+                char *eq = strchr(tok[i], '='), err[GAME_ERR_LEN];
+                if (!eq)
+                    continue;
+                *eq = '\0';
+                if (strcmp(tok[i], "seat") == 0)
+                    seat_hint = atoi(eq + 1);
+                else
+                    G->config_set(cfg, tok[i], eq + 1, err, sizeof err);
+            }
+            G->start(st, cfg);
+            junk();
+            out("ok");
+        } else if (str_prefix(line, "position ")) {
+            if (position(line + 9) == 0) {
+                junk();
+                out("ok");
+            }
+        } else if (str_prefix(line, "go")) {
+            if (bad_now("crash"))
+                exit(3);
+            if (bad_now("hang"))
+                for (;;)
+                    sleep_ms(1000);
+            if (bad_now("illegal")) {
+                out("bestmove zz99-zz98");
+            } else if (bad_now("error")) {
+                out("error bad_value mock refuses to think");
+            } else if (bad_now("flood")) {
+                wait_stop(-1, 1);
+                bestmove();
+            } else if (bad_now("late")) {
+                char key[16], *t;
+                int64_t ms = 1000;
+                snprintf(key, sizeof key, "p%dtime ", G->to_move(st));
+                if ((t = strstr(line, key)) != NULL)
+                    ms = strtoll(t + strlen(key), NULL, 10);
+                wait_stop((int)ms + 300, 0);
+                bestmove();
+            } else
+                bestmove();
+            gos++;
+        } else if (strcmp(line, "stop") == 0)
+            ;
+        else if (strcmp(line, "quit") == 0)
+            break;
+        else
+            out("error unknown_command %s", line);
+    }
+    (void)seat_hint;
+    return 0;
+}

@@ -1,0 +1,441 @@
+/* test_referee.c - unit tests of the referee: statistics against
+ * hand-computed values, time controls and clocks, records round-trip,
+ * the schedule (pairs, rotated deals, shards, seeds). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "referee/match.h"
+#include "referee/record.h"
+#include "referee/stats.h"
+#include "referee/table.h"
+#include "referee/tc.h"
+
+#define NEAR(a, b, eps) assert_true(fabs((a) - (b)) < (eps))
+
+/* W=30 L=20 D=50: s = 0.55, per-game variance 0.1225, se 0.035. */
+static void test_elo_trinomial(void **state)
+{
+    struct ref_elo e;
+    (void)state;
+    ref_elo_trinomial(30, 20, 50, &e);
+    NEAR(e.score, 0.55, 1e-12);
+    NEAR(e.se, 0.035, 1e-12);
+    NEAR(e.elo, 34.8601, 1e-3);   /* -400 log10(1/0.55 - 1) */
+    NEAR(e.lo, -12.9297, 1e-3);   /* score 0.55 - 1.96 * 0.035 */
+    NEAR(e.hi, 84.0108, 1e-3);
+    ref_elo_trinomial(10, 10, 0, &e);
+    NEAR(e.elo, 0, 1e-9);
+    ref_elo_trinomial(5, 0, 0, &e);
+    assert_true(isinf(e.elo) && e.elo > 0);
+    NEAR(ref_elo_of(0.75), 190.8485, 1e-3); /* 400 log10(3) */
+    NEAR(ref_score_of(ref_elo_of(0.3)), 0.3, 1e-12);
+}
+
+static void test_los(void **state)
+{
+    (void)state;
+    NEAR(ref_los(30, 20), 0.9213504, 1e-6); /* (1 + erf(1)) / 2 */
+    NEAR(ref_los(7, 7), 0.5, 1e-12);
+    NEAR(ref_los(0, 0), 0.5, 1e-12);
+    NEAR(ref_los(0, 4), 0.0227501, 1e-6);  /* (1 + erf(-sqrt 2)) / 2 */
+}
+
+/* Pairs [2,10,20,12,6]: mean 27.5/50 = 0.55, variance per pair 3.25/50 = 0.065. */
+static void test_elo_pentanomial(void **state)
+{
+    int p[5] = {2, 10, 20, 12, 6};
+    struct ref_elo e;
+    (void)state;
+    ref_elo_pentanomial(p, &e);
+    NEAR(e.score, 0.55, 1e-12);
+    NEAR(e.se, sqrt(0.065 / 50), 1e-12);
+    NEAR(e.elo, 34.8601, 1e-3);
+    NEAR(e.lo, -14.3694, 1e-3);
+    NEAR(e.hi, 85.5356, 1e-3);
+}
+
+static void test_sprt(void **state)
+{
+    struct ref_sprt s = {0, 10, 0.05, 0.05};
+    int p[5] = {2, 10, 20, 12, 6}, win[5] = {0, 0, 10, 40, 150}, all[5] = {0, 0, 0, 0, 3},
+        lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
+    double lo, hi, llr;
+    (void)state;
+    ref_sprt_bounds(&s, &lo, &hi);
+    NEAR(lo, -2.944439, 1e-6); /* ln(0.05 / 0.95) */
+    NEAR(hi, 2.944439, 1e-6);
+    /* 50 (s1-s0)(2*0.55 - s0 - s1) / (2 * 0.065), s1 = 1/(1+10^-0.025) */
+    NEAR(ref_sprt_llr(&s, p), 0.473741, 1e-5);
+    assert_int_equal(ref_sprt_decide(&s, p, &llr), 0);
+    assert_int_equal(ref_sprt_decide(&s, win, &llr), 1);
+    assert_int_equal(ref_sprt_decide(&s, lose, &llr), -1);
+    assert_int_equal(ref_sprt_decide(&s, none, &llr), 0);
+    assert_int_equal(ref_sprt_decide(&s, all, &llr), 1); /* 3 pairs 2-0 */
+}
+
+static void test_mean_ci(void **state)
+{
+    double x[4] = {10, 12, 8, 14}, m, h;
+    (void)state;
+    ref_mean_ci(x, 4, &m, &h);
+    NEAR(m, 11, 1e-12);
+    NEAR(h, 1.959964 * sqrt(20.0 / 3) / 2, 1e-6); /* sd sqrt(20/3) */
+    ref_mean_ci(x, 1, &m, &h);
+    NEAR(m, 10, 1e-12);
+    NEAR(h, 0, 1e-12);
+}
+
+static void test_tc_parse(void **state)
+{
+    struct ref_tc tc;
+    char b[64];
+    int64_t ms;
+    (void)state;
+    ref_tc_clear(&tc);
+    assert_int_equal(ref_tc_set(&tc, "tc", "40/60+0.5"), 0);
+    assert_int_equal(tc.moves, 40);
+    assert_int_equal(tc.base_ms, 60000);
+    assert_int_equal(tc.inc_ms, 500);
+    ref_tc_format(&tc, b, sizeof b);
+    assert_string_equal(b, "40/60+0.5");
+    assert_int_equal(ref_tc_set(&tc, "tc", "1:30+1"), 0);
+    assert_int_equal(tc.moves, 0);
+    assert_int_equal(tc.base_ms, 90000);
+    assert_int_equal(tc.inc_ms, 1000);
+    assert_int_equal(ref_tc_set(&tc, "tc", "10+0.1"), 0);
+    assert_int_equal(tc.base_ms, 10000);
+    assert_int_equal(tc.inc_ms, 100);
+    assert_int_equal(ref_tc_set(&tc, "st", "0.25"), 0);
+    assert_int_equal(tc.movetime_ms, 250);
+    assert_int_equal(ref_tc_set(&tc, "depth", "7"), 0);
+    assert_int_equal(ref_tc_set(&tc, "nodes", "100000"), 0);
+    assert_int_equal(ref_tc_set(&tc, "timemargin", "50"), 0);
+    ref_tc_format(&tc, b, sizeof b);
+    assert_string_equal(b, "10+0.1 st=0.25 depth=7 nodes=100000");
+    assert_int_equal(ref_tc_set(&tc, "tc", "abc"), -1);
+    assert_int_equal(ref_tc_set(&tc, "tc", "0+0"), -1);
+    assert_int_equal(ref_tc_set(&tc, "tc", "/5"), -1);
+    assert_int_equal(ref_tc_set(&tc, "st", "-1"), -1);
+    assert_int_equal(ref_tc_set(&tc, "depth", "0"), -1);
+    assert_int_equal(ref_tc_set(&tc, "bogus", "1"), -1);
+    assert_int_equal(ref_parse_seconds("2:05.5", &ms), 0);
+    assert_int_equal(ms, 125500);
+    assert_int_equal(ref_parse_seconds("0.0005", &ms), 0);
+    assert_int_equal(ms, 0);
+    assert_int_equal(ref_parse_seconds("1.", &ms), 0);
+    assert_int_equal(ms, 1000);
+    assert_int_equal(ref_parse_seconds(":5", &ms), -1);
+}
+
+static void test_clock(void **state)
+{
+    struct ref_tc tc;
+    struct ref_clock c;
+    (void)state;
+    ref_tc_clear(&tc);
+    ref_tc_set(&tc, "tc", "2/1+0.1");
+    ref_clock_start(&c, &tc);
+    assert_int_equal(c.left_ms, 1000);
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 1000000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 300000), 0);
+    assert_int_equal(c.left_ms, 800);            /* 1000 - 300 + 100 */
+    assert_int_equal(ref_clock_charge(&c, &tc, 500400), 0);
+    assert_int_equal(c.left_ms, 800 - 501 + 100 + 1000); /* ceil, control */
+    assert_int_equal(ref_clock_charge(&c, &tc, 1399001), -1); /* over */
+    /* the margin forgives a small overrun; the clock restarts at 0 */
+    ref_tc_set(&tc, "timemargin", "50");
+    ref_clock_start(&c, &tc);
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 1050000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 1030000), 0);
+    assert_int_equal(c.left_ms, 100);
+    assert_int_equal(ref_clock_charge(&c, &tc, 151000), -1);
+    /* movetime only */
+    ref_tc_clear(&tc);
+    ref_tc_set(&tc, "st", "0.2");
+    ref_clock_start(&c, &tc);
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 200000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 199000), 0);
+    assert_int_equal(ref_clock_charge(&c, &tc, 201000), -1);
+    ref_tc_clear(&tc);
+    ref_tc_set(&tc, "depth", "3");
+    assert_int_equal(ref_clock_allow_us(&c, &tc), -1);
+}
+
+static void make_rec(struct ref_record *r, int game, const char *p1,
+                     const char *p2, int r1, int r2)
+{
+    ref_record_init(r);
+    r->game = game;
+    r->nseats = 2;
+    r->seed = 12345;
+    r->match_seed = 7;
+    strcpy(r->game_name, "loa");
+    strcpy(r->seat_name[0], p1);
+    strcpy(r->seat_name[1], p2);
+    r->rank[0] = r1;
+    r->rank[1] = r2;
+    strcpy(r->reason, "connected");
+}
+
+static void test_record_roundtrip(void **state)
+{
+    struct ref_record r, q;
+    char path[] = "/tmp/test_referee_XXXXXX", err[256], *line = NULL;
+    size_t cap = 0;
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w+");
+    (void)state;
+    make_rec(&r, 3, "A \"quoted\"", "B", 1, 2);
+    r.opening = strdup("start moves b1-b3");
+    ref_record_add_move(&r, 1, "c1-c3", 12);
+    ref_record_add_move(&r, 2, "a2xc4", 1500);
+    r.has_scores = 1;
+    r.score[0] = 1;
+    assert_int_equal(ref_record_write_json(&r, f), 0);
+    rewind(f);
+    assert_true(getline(&line, &cap, f) > 0);
+    assert_non_null(strstr(line, "\"result\":\"p1win\""));
+    assert_non_null(strstr(line, "\"moves\":[{\"seat\":1,\"move\":\"c1-c3\",\"ms\":12}"));
+    assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
+    assert_int_equal(q.game, 3);
+    assert_int_equal(q.nmoves, 2);
+    assert_string_equal(q.moves[1].tok, "a2xc4");
+    assert_int_equal(q.moves[1].ms, 1500);
+    assert_string_equal(q.seat_name[0], "A \"quoted\"");
+    assert_int_equal(q.rank[0], 1);
+    assert_int_equal(q.rank[1], 2);
+    assert_string_equal(q.opening, "start moves b1-b3");
+    assert_true(q.has_scores);
+    ref_record_free(&q);
+    assert_int_equal(ref_record_parse_json(&q, "{\"game\":1}", err, sizeof err), -1);
+    assert_int_equal(ref_record_parse_json(&q, "not json", err, sizeof err), -1);
+    /* N seats: ranks */
+    r.nseats = 4;
+    r.rank[2] = 1;
+    r.rank[3] = 3;
+    strcpy(r.seat_name[2], "C");
+    strcpy(r.seat_name[3], "D");
+    rewind(f);
+    assert_int_equal(ftruncate(fd, 0), 0);
+    ref_record_write_json(&r, f);
+    rewind(f);
+    assert_true(getline(&line, &cap, f) > 0);
+    assert_non_null(strstr(line, "\"result\":{\"ranks\":[1,2,1,3]}"));
+    assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
+    assert_int_equal(q.rank[3], 3);
+    ref_record_free(&q);
+    ref_record_free(&r);
+    free(line);
+    fclose(f);
+    unlink(path);
+}
+
+struct count_ctx {
+    int n, last;
+};
+static void count_fn(void *ctx, const struct ref_record *r)
+{
+    struct count_ctx *c = ctx;
+    c->n++;
+    c->last = r->game;
+}
+
+/* A crash in the middle of a write leaves a cut line: reading skips it. */
+static void test_record_cut_file(void **state)
+{
+    char path[] = "/tmp/test_referee_XXXXXX", err[256];
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    struct ref_record r;
+    struct count_ctx c = {0, 0};
+    long good;
+    (void)state;
+    for (int g = 1; g <= 3; g++) {
+        make_rec(&r, g, "A", "B", 1, 1);
+        ref_record_write_json(&r, f);
+        ref_record_free(&r);
+    }
+    fputs("{\"game\":4,\"seed\":1,\"va", f);
+    fclose(f);
+    assert_int_equal(ref_record_read_file(path, count_fn, &c, &good, err, sizeof err), 3);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.last, 3);
+    assert_true(good > 0);
+    unlink(path);
+}
+
+static void test_table_pairs(void **state)
+{
+    struct ref_table t;
+    struct ref_record r;
+    int p[5], w, l, d;
+    /* pair 1: A wins both; pair 2: A wins one, draws one; pair 3: split;
+     * game 7 alone (pair incomplete). */
+    static const int g[][4] = {
+        {1, 0, 1, 2}, {2, 1, 2, 1}, /* games 1 (A,B) and 2 (B,A) */
+        {3, 0, 1, 2}, {4, 1, 1, 1}, {5, 0, 2, 1}, {6, 1, 2, 1},
+        {7, 0, 1, 2}};
+    (void)state;
+    ref_table_init(&t);
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        if (g[i][1] == 0)
+            make_rec(&r, g[i][0], "A", "B", g[i][2], g[i][3]);
+        else
+            make_rec(&r, g[i][0], "B", "A", g[i][2], g[i][3]);
+        assert_int_equal(ref_table_add(&t, &r), 0);
+        ref_record_free(&r);
+    }
+    make_rec(&r, 3, "A", "B", 1, 2);
+    assert_int_equal(ref_table_add(&t, &r), -1); /* duplicate */
+    ref_record_free(&r);
+    ref_table_penta(&t, 0, 1, p);
+    assert_int_equal(p[0], 0);
+    assert_int_equal(p[1], 0);
+    assert_int_equal(p[2], 1);
+    assert_int_equal(p[3], 1);
+    assert_int_equal(p[4], 1);
+    ref_table_wld(&t, 0, 1, &w, &l, &d);
+    assert_int_equal(w, 5);
+    assert_int_equal(l, 1);
+    assert_int_equal(d, 1);
+    assert_int_equal(t.eng[0].games, 7);
+    assert_int_equal(t.eng[1].wins, 1);
+    ref_table_free(&t);
+}
+
+/* Two deals of 4 seats, engines A B A B rotated: chips per seat given.
+ * Deal 1: A's mean chips (10+30+20+40)/4 = 25... computed per deal over
+ * A's seats; win = shared first place. */
+static void test_table_nseat(void **state)
+{
+    struct ref_table t;
+    struct ref_record r;
+    char buf[4096];
+    FILE *f;
+    static const double chips[8][4] = {
+        {10, 0, 30, 20}, {25, 5, 5, 5}, {0, 40, 0, 0}, {12, 12, 6, 0},
+        {20, 20, 0, 0}, {8, 8, 8, 16}, {1, 2, 3, 4}, {9, 9, 9, 9}};
+    (void)state;
+    ref_table_init(&t);
+    for (int g = 0; g < 8; g++) {
+        ref_record_init(&r);
+        r.game = g + 1;
+        r.nseats = 4;
+        strcpy(r.game_name, "battalion");
+        for (int s = 0; s < 4; s++) {
+            int e = ((s + g % 4) % 4) % 2; /* the schedule's seating */
+            strcpy(r.seat_name[s], e ? "B" : "A");
+            r.score[s] = chips[g][s];
+            r.rank[s] = 1;
+            for (int k = 0; k < 4; k++)
+                if (chips[g][k] > chips[g][s])
+                    r.rank[s]++;
+        }
+        r.has_scores = 1;
+        strcpy(r.reason, "bankrupt");
+        assert_int_equal(ref_table_add(&t, &r), 0);
+    }
+    assert_int_equal(ref_table_group(&t), 4);
+    f = fmemopen(buf, sizeof buf, "w");
+    ref_table_print(&t, NULL, f);
+    fclose(f);
+    /* A sits in seats 1,3 of games 1,3,5,7 and 2,4 of games 2,4,6,8.
+     * Deal 1 chips of A: 10+30, 5+5, 0+0, 12+0 -> 62/8 = 7.75;
+     * deal 2: 20+0, 8+16, 1+3, 9+9 -> 66/8 = 8.25. Mean 8.00.
+     * Wins of A: deal 1: g1 seat3 (30) 1 of 2, g2 seat1? no: seats 2,4
+     * (5, 5) lose to 25 -> 0, g3 0, g4 seats 2,4: 12 ties first -> 1 ->
+     * 2/8 = 0.25; deal 2: g5 seat1 (20 shared first) 1, g6 seat4 (16) 1,
+     * g7 seat? A in 1,3 -> 0, g8 all tie 9 -> 2 -> 4/8 = 0.5; mean 0.375. */
+    assert_non_null(strstr(buf, "Results of battalion: 8 games"));
+    assert_non_null(strstr(buf, "8.00"));
+    assert_non_null(strstr(buf, "0.375"));
+    ref_table_free(&t);
+}
+
+static void test_schedule(void **state)
+{
+    struct ref_match m;
+    int se[GAME_MAX_SEATS];
+    (void)state;
+    memset(&m, 0, sizeof m);
+    m.nseats = 2;
+    m.neng = 2;
+    ref_schedule(&m, 1, se);
+    assert_int_equal(se[0], 0);
+    assert_int_equal(se[1], 1);
+    ref_schedule(&m, 2, se);
+    assert_int_equal(se[0], 1);
+    assert_int_equal(se[1], 0);
+    assert_int_equal(ref_group_of(&m, 1), 0);
+    assert_int_equal(ref_group_of(&m, 2), 0);
+    assert_int_equal(ref_group_of(&m, 3), 1);
+    /* 4 seats from 2 engines: A B A B, then rotated */
+    m.nseats = 4;
+    ref_schedule(&m, 1, se);
+    assert_int_equal(se[0], 0);
+    assert_int_equal(se[1], 1);
+    assert_int_equal(se[2], 0);
+    assert_int_equal(se[3], 1);
+    ref_schedule(&m, 2, se);
+    assert_int_equal(se[0], 1);
+    assert_int_equal(se[3], 0);
+    /* 3 seats, 3 engines: each engine sits in every seat once per deal */
+    m.nseats = 3;
+    m.neng = 3;
+    {
+        int seen[3][3] = {{0}};
+        for (int g = 1; g <= 3; g++) {
+            ref_schedule(&m, g, se);
+            for (int s = 0; s < 3; s++)
+                seen[se[s]][s]++;
+        }
+        for (int e = 0; e < 3; e++)
+            for (int s = 0; s < 3; s++)
+                assert_int_equal(seen[e][s], 1);
+    }
+    assert_int_equal(ref_group_of(&m, 4), 1);
+    /* shards split by group: pairs stay together */
+    m.nseats = 2;
+    m.neng = 2;
+    m.shard_i = 2;
+    m.shard_n = 3;
+    assert_false(ref_in_shard(&m, 1));
+    assert_true(ref_in_shard(&m, 3));
+    assert_true(ref_in_shard(&m, 4));
+    assert_false(ref_in_shard(&m, 5));
+    assert_true(ref_in_shard(&m, 9));
+    /* seeds: pure functions, below 2^53, distinct by seat and game */
+    assert_true(ref_group_seed(7, 3) == ref_group_seed(7, 3));
+    assert_true(ref_group_seed(7, 3) != ref_group_seed(7, 4));
+    assert_true(ref_group_seed(7, 3) != ref_group_seed(8, 3));
+    assert_true(ref_engine_seed(7, 1, 1) != ref_engine_seed(7, 1, 2));
+    assert_true(ref_engine_seed(7, 1, 1) < (1ULL << 53));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_elo_trinomial),
+        cmocka_unit_test(test_los),
+        cmocka_unit_test(test_elo_pentanomial),
+        cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_mean_ci),
+        cmocka_unit_test(test_tc_parse),
+        cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_record_roundtrip),
+        cmocka_unit_test(test_record_cut_file),
+        cmocka_unit_test(test_table_pairs),
+        cmocka_unit_test(test_table_nseat),
+        cmocka_unit_test(test_schedule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
