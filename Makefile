@@ -53,6 +53,11 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 PROGRAMS   := $(ENGINES)
 TEST_DEPS  := $(TOOL_BIN)
 
+# Component rules come before any rule that lists $(PROGRAMS) or
+# $(TEST_DEPS), so what a module.mk appends is seen there.
+.DEFAULT_GOAL := all
+-include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
+
 .PHONY: all build-all clang-build test test-suite unit transcripts robust referee bench match install clean deps
 all: $(PROGRAMS)
 
@@ -94,13 +99,13 @@ $(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
--include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
 
 # ---- tests ---------------------------------------------------------------
 deps:
 	@sh tests/deps.sh
 
 test: deps
+	@sh tests/check-architecture.sh
 	$(MAKE) SAN=0 test-suite
 	$(MAKE) SAN=1 test-suite
 	$(MAKE) clang-build

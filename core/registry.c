@@ -1,4 +1,4 @@
-/* registry.c - every game Medan knows.  Adding a game: one line here. */
+/* registry.c - every game Medan knows.  Adding a game: one line in each table. */
 #include <string.h>
 
 #include "../protocol/engine.h"
@@ -6,11 +6,17 @@
 
 extern const struct game loa_game;
 extern const struct engine loa_engine;
+extern const struct game fetlar_game;
+extern const struct engine fetlar_engine;
+extern const struct game battalion_game;
+extern const struct engine battalion_engine;
 extern const struct game palagan_game;
 extern const struct engine palagan_engine;
 
 const struct game *const game_registry[] = {
     &loa_game,
+    &fetlar_game,
+    &battalion_game,
     &palagan_game,
     NULL,
 };
@@ -18,6 +24,8 @@ const struct game *const game_registry[] = {
 /* The engine of each game, for in-process tools (tests/tools/duel.c). */
 const struct engine *const engine_registry[] = {
     &loa_engine,
+    &fetlar_engine,
+    &battalion_engine,
     &palagan_engine,
     NULL,
 };

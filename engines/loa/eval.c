@@ -14,6 +14,8 @@ const struct loa_weights loa_default_weights = {
     .groups = 15,
     .euler = 8,
     .mobility = 8,
+    .edge_mobility = 100,
+    .blocked = 0,
     .tempo = 15,
 };
 
@@ -27,6 +29,8 @@ static const struct {
     {"groups", offsetof(struct loa_weights, groups)},
     {"euler", offsetof(struct loa_weights, euler)},
     {"mobility", offsetof(struct loa_weights, mobility)},
+    {"edge_mobility", offsetof(struct loa_weights, edge_mobility)},
+    {"blocked", offsetof(struct loa_weights, blocked)},
     {"tempo", offsetof(struct loa_weights, tempo)},
 };
 
@@ -74,7 +78,7 @@ static int ring(int sq)
 }
 
 struct side_terms {
-    int n, spread, centre, com_dist, groups, euler, mobility;
+    int n, spread, centre, com_dist, groups, euler, mobility, edge_moves, blocked;
 };
 
 static int euler_number(uint64_t bb)
@@ -125,14 +129,20 @@ static void terms(const struct loa_state *s, int side, struct side_terms *t)
     t->com_dist = t->com_dist / t->n;
     t->groups = loa_groups(bb);
     t->euler = euler_number(bb);
-    t->mobility = loa_count(s, side);
+    struct loa_mob mob;
+    loa_mobility(s, side, &mob);
+    t->mobility = mob.moves;
+    t->edge_moves = mob.edge;
+    t->blocked = mob.blocked;
 }
 
 static int combine(const struct side_terms *t, const struct loa_weights *w)
 {
     return -w->concentration * t->spread + w->centre * t->centre * 4 / t->n -
            w->com_centre * t->com_dist - w->groups * (t->groups - 1) -
-           w->euler * (t->euler > 1 ? t->euler - 1 : 0) + w->mobility * t->mobility;
+           w->euler * (t->euler > 1 ? t->euler - 1 : 0) +
+           w->mobility * (100 * (t->mobility - t->edge_moves) + w->edge_mobility * t->edge_moves) / 100 -
+           w->blocked * t->blocked;
 }
 
 int loa_eval(const struct loa_state *s, const struct loa_weights *w)
@@ -155,10 +165,11 @@ int loa_eval_terms(const struct loa_state *s, const struct loa_weights *w, char 
     for (int i = 0; i < 2; i++)
         buf_printf(buf, n, &len,
                    " %s.pieces=%d %s.spread=%d %s.centre=%d %s.com_dist=%d %s.groups=%d"
-                   " %s.euler=%d %s.mobility=%d",
+                   " %s.euler=%d %s.mobility=%d %s.edge_moves=%d %s.blocked=%d",
                    i ? "them" : "us", t[i].n, i ? "them" : "us", t[i].spread, i ? "them" : "us",
                    t[i].centre, i ? "them" : "us", t[i].com_dist, i ? "them" : "us", t[i].groups,
-                   i ? "them" : "us", t[i].euler, i ? "them" : "us", t[i].mobility);
+                   i ? "them" : "us", t[i].euler, i ? "them" : "us", t[i].mobility,
+                   i ? "them" : "us", t[i].edge_moves, i ? "them" : "us", t[i].blocked);
     buf_printf(buf, n, &len, " tempo=%d", w->tempo);
     return score;
 }

@@ -15,6 +15,8 @@ struct loa_weights {
     int groups;        /* per group beyond one */
     int euler;         /* per unit of Euler number beyond one */
     int mobility;      /* per legal move more than the opponent */
+    int edge_mobility; /* % of a move's worth for a move to the edge */
+    int blocked;       /* per piece with no legal move */
     int tempo;         /* side to move */
 };
 

@@ -142,6 +142,30 @@ static int gen_side(const struct loa_state *s, int side, gmove *out, int caps_on
 }
 
 int loa_count(const struct loa_state *s, int side) { return gen_side(s, side, NULL, 0); }
+
+#define EDGE 0xff818181818181ffULL
+
+void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob)
+{
+    uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
+    memset(mob, 0, sizeof *mob);
+    for (uint64_t b = own; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), n = 0;
+        for (int l = 0; l < 4; l++) {
+            int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
+            for (int d = 2 * l; d < 2 * l + 2; d++) {
+                int t = target(s, sq, d, cnt, own, opp);
+                if (t < 0)
+                    continue;
+                n++;
+                mob->edge += (EDGE >> t) & 1;
+                mob->captures += (opp >> t) & 1;
+            }
+        }
+        mob->moves += n;
+        mob->blocked += n == 0;
+    }
+}
 int loa_gen(const struct loa_state *s, gmove *out) { return gen_side(s, s->side, out, 0); }
 int loa_gen_captures(const struct loa_state *s, gmove *out)
 {

@@ -30,6 +30,13 @@ extern const char *const LOA_START;
 int loa_gen(const struct loa_state *s, gmove *out);         /* all moves */
 int loa_gen_captures(const struct loa_state *s, gmove *out);
 int loa_count(const struct loa_state *s, int side);          /* move count */
+struct loa_mob {
+    int moves;    /* legal moves */
+    int edge;     /* of which to an edge square */
+    int captures; /* of which captures */
+    int blocked;  /* pieces without a legal move */
+};
+void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob);
 void loa_play(struct loa_state *s, gmove m);
 int loa_connected(uint64_t bb);                              /* one group? */
 int loa_groups(uint64_t bb);                                 /* group count */

@@ -161,7 +161,7 @@ static void test_go_busy_ping_stop(void **st)
     char *o;
     (void)st;
     open_s(&s);
-    assert_string_equal(cmd(&s, "go infinite"), "");
+    assert_null(strstr(cmd(&s, "go infinite"), "bestmove")); /* info lines may come */
     usleep(100000);
     o = cmd(&s, "legalmoves");
     assert_non_null(strstr(o, "error busy "));

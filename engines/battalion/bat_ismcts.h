@@ -1,0 +1,68 @@
+/* bat_ismcts.h - information-set Monte Carlo tree search for Battalion.
+ *
+ * Single-observer ISMCTS (Cowling, Powley & Whitehouse, "Information Set
+ * Monte Carlo Tree Search", IEEE TCIAIG 2012): one tree over the searching
+ * seat's information; every iteration samples a determinization (a full
+ * state consistent with the view), descends the tree with availability-
+ * aware UCB (a child's exploration term uses how often it was available,
+ * not its parent's visits), expands one action, plays a heuristic playout
+ * cut off after a few attacks, and backs up a reward per seat; each node
+ * is judged by the reward of the seat that chose its action. */
+#ifndef BAT_ISMCTS_H
+#define BAT_ISMCTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/util.h"
+#include "bat_rules.h"
+
+struct bat_report {
+    uint64_t iterations;
+    size_t nodes;
+    int64_t us;
+    int nseats;
+    double values[BAT_MAX_SEATS]; /* expected reward per seat (0..1) */
+    gmove best;
+    uint32_t best_visits;
+};
+
+struct bat_search_params {
+    uint64_t iterations;  /* stop after this many (0 = only `stop`) */
+    int cutoff;           /* playouts stop this many attacks after the root */
+    double explore;       /* UCB exploration constant */
+    double epsilon;       /* playout: chance of a random candidate move */
+    /* Polled every few iterations: nonzero ends the search. */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
+    /* Called about every `report_us` with the running figures. */
+    void (*report)(void *ctx, const struct bat_report *rep);
+    void *report_ctx;
+    int64_t report_us;
+};
+
+void bat_search_defaults(struct bat_search_params *p);
+
+struct bat_tree;
+struct bat_tree *bat_tree_new(size_t max_nodes);
+void bat_tree_free(struct bat_tree *t);
+
+/* Search from `view` (a view whose viewer is the seat to act, or a full
+ * state: then the search uses only the view of the seat to act). */
+gmove bat_search(struct bat_tree *t, const struct bat_state *view,
+                 const struct bat_search_params *p, struct rng *r,
+                 struct bat_report *rep);
+
+/* A full state consistent with the view: the unknown cards dealt at random
+ * to the unknown hand slots and the draw pile, respecting the bids of
+ * seats whose hands have not changed since bidding and the attacker's
+ * ability to attack. */
+void bat_determinize(const struct bat_state *view, struct rng *r,
+                     struct bat_state *full);
+
+/* Heuristic playout from a full state until `attacks_end` attacks are
+ * made (and resolved) or the game ends; then the reward per seat. */
+void bat_playout(struct bat_state *st, int attacks_end, double epsilon,
+                 struct rng *r, double *reward);
+
+#endif

@@ -1,0 +1,237 @@
+/* bat_policy.c - Battalion baselines (random, heuristic) and the search's
+ * candidate moves.  See bat_policy.h. */
+#include "bat_policy.h"
+
+#include <string.h>
+
+gmove bat_random_move(const struct bat_state *st, struct rng *r)
+{
+    static _Thread_local gmove mv[8192];
+    int n = bat_gen(st, mv, (int)ARRAY_LEN(mv));
+    if (n <= 0)
+        return GAME_MOVE_NONE;
+    return mv[rng_below(r, (uint64_t)n)];
+}
+
+/* Cards of suit s nobody but their holder can see, as seen by seat me. */
+static void unseen_by_suit(const struct bat_state *st, int me, int *unseen,
+                           int *total)
+{
+    int seen[4] = {0};
+    for (int c = 0; c < BAT_NCARD; c++) {
+        int k = st->hand[me][c] + st->battle[c];
+        for (int s = 0; s < st->nseats; s++)
+            if (s != me)
+                k += st->known[s][c];
+        seen[bat_suit(c)] += k;
+    }
+    for (int i = 0; i < st->npile; i++)
+        seen[bat_suit(st->pile[i])]++;
+    *total = 0;
+    for (int s = 0; s < 4; s++) {
+        unseen[s] = 26 - seen[s];
+        if (unseen[s] < 0)
+            unseen[s] = 0;
+        *total += unseen[s];
+    }
+}
+
+double bat_expected_defence(const struct bat_state *st, int me, int t, int s)
+{
+    int unseen[4], total, known = 0;
+    double p;
+    unseen_by_suit(st, me, unseen, &total);
+    for (int c = 0; c < BAT_NCARD; c++)
+        known += st->known[t][c];
+    p = bat_suit_points(st->known[t], s);
+    if (total > 0)
+        p += 1.15 * (st->size[t] - known) * unseen[s] / (double)total;
+    return p;
+}
+
+/* Keep value of a card in hand: twins and long suits are worth keeping. */
+static int keep_value(const uint8_t *hand, int c)
+{
+    return bat_suit_points(hand, bat_suit(c)) * 4 + (hand[c] == 2 ? 16 : 0);
+}
+
+static int best_suit(const uint8_t *hand)
+{
+    int best = 0;
+    for (int s = 1; s < 4; s++)
+        if (bat_suit_points(hand, s) > bat_suit_points(hand, best))
+            best = s;
+    return best;
+}
+
+gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
+{
+    int me = st->act;
+    const uint8_t *hand = st->hand[me];
+    uint8_t set[BAT_NCARD];
+    if (bat_over(st) || (st->is_view && st->viewer != me))
+        return GAME_MOVE_NONE;
+    switch (st->phase) {
+    case BAT_DRAW:
+        if (st->npile) {
+            int c = st->pile[st->npile - 1];
+            /* take the pile's top for a twin or for the long suit */
+            if (hand[c] == 1 || (bat_suit(c) == best_suit(hand) &&
+                                 bat_suit_points(hand, bat_suit(c)) >= 4))
+                return bat_move(BAT_M_DRAW_PILE, 0, 0, 0);
+        }
+        if (st->ndeck + st->npile == 0)
+            return GAME_MOVE_NONE;
+        return bat_move(st->ndeck ? BAT_M_DRAW_DECK : BAT_M_DRAW_PILE, 0, 0, 0);
+    case BAT_DISCARD: {
+        int best = -1, bv = 1 << 30;
+        for (int c = 0; c < BAT_NCARD; c++)
+            if (hand[c]) {
+                int v = keep_value(hand, c) * 4 + (int)rng_below(r, 4);
+                if (v < bv) {
+                    bv = v;
+                    best = c;
+                }
+            }
+        return best < 0 ? GAME_MOVE_NONE : bat_move(BAT_M_DISCARD, 0, 0, best);
+    }
+    case BAT_BID: {
+        int hi = 0, best = bat_best_suit_points(hand), b = best - 1;
+        for (int i = 0; i < st->nseats; i++)
+            if (st->bid[i] > hi)
+                hi = st->bid[i];
+        if (b >= BAT_MIN_BID + 1 && b > hi)
+            return bat_move(BAT_M_BID, 0, 0, b);
+        return bat_move(BAT_M_PASS, 0, 0, 0);
+    }
+    case BAT_ATTACK: {
+        /* best (suit, target) by expected chips won with all cards of the
+         * suit against the target's expected defence */
+        int minp = bat_attack_min(st), bs = -1, bt = -1, unseen[4], total;
+        int unk[BAT_MAX_SEATS];
+        double bv = -1e9;
+        unseen_by_suit(st, me, unseen, &total);
+        for (int t = 0; t < st->nseats; t++)
+            unk[t] = st->size[t] - bat_set_count(st->known[t]);
+        for (int s = 0; s < 4; s++) {
+            int p = bat_suit_points(hand, s);
+            if (s == st->last_suit || p == 0 || p < minp)
+                continue;
+            for (int t = 0; t < st->nseats; t++) {
+                double e, gain;
+                if (t == me)
+                    continue;
+                e = bat_suit_points(st->known[t], s);
+                if (total > 0)
+                    e += 1.15 * unk[t] * unseen[s] / (double)total;
+                gain = p - e;
+                if (gain > 0) {
+                    if (gain > st->chips[t])
+                        gain = st->chips[t];
+                } else {
+                    gain *= 2;
+                }
+                gain += 0.01 * st->chips[t] + 0.001 * (double)rng_below(r, 8);
+                if (gain > bv) {
+                    bv = gain;
+                    bs = s;
+                    bt = t;
+                }
+            }
+        }
+        if (bs < 0)
+            return bat_random_move(st, r);
+        memset(set, 0, sizeof set);
+        memcpy(set + bs * 13, hand + bs * 13, 13);
+        return bat_move_cards(BAT_M_ATTACK, bt, bs, set);
+    }
+    case BAT_DEFEND: {
+        int s = st->last_suit, a = bat_points(st->battle), m = bat_suit_points(hand, s);
+        if (m == 0 || (m < 2 && m < a))
+            return bat_move(BAT_M_SURRENDER, 0, 0, 0);
+        memset(set, 0, sizeof set);
+        memcpy(set + s * 13, hand + s * 13, 13);
+        return bat_move_cards(BAT_M_DEFEND, 0, s, set);
+    }
+    }
+    return GAME_MOVE_NONE;
+}
+
+/* ---- candidate moves for the search ------------------------------------- */
+static int add(gmove *out, int n, int max, gmove m)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i] == m)
+            return n;
+    if (n < max)
+        out[n++] = m;
+    return n;
+}
+
+/* Subsets of suit s of the hand: all, twins only, singles only, lowest
+ * card.  Writes up to 4 sets (rank counts in set + s*13). */
+static int suit_choices(const uint8_t *hand, int s, uint8_t sets[4][BAT_NCARD])
+{
+    int n = 0, low = -1;
+    memset(sets, 0, 4 * BAT_NCARD);
+    for (int r = 0; r < 13; r++) {
+        int k = hand[s * 13 + r];
+        sets[0][s * 13 + r] = (uint8_t)k;
+        sets[1][s * 13 + r] = (uint8_t)(k == 2 ? 2 : 0);
+        sets[2][s * 13 + r] = (uint8_t)(k == 1 ? 1 : 0);
+        if (k && low < 0)
+            low = r;
+    }
+    if (low < 0)
+        return 0;
+    sets[3][s * 13 + low] = 1;
+    n = 4;
+    return n;
+}
+
+int bat_candidates(const struct bat_state *st, gmove *out, int max)
+{
+    int me = st->act, n = 0;
+    const uint8_t *hand = st->hand[me];
+    uint8_t sets[4][BAT_NCARD];
+    if (bat_over(st) || (st->is_view && st->viewer != me))
+        return 0;
+    switch (st->phase) {
+    case BAT_DRAW:
+    case BAT_DISCARD:
+    case BAT_BID: {
+        int k = bat_gen(st, out, max);
+        return k < 0 ? max : k;
+    }
+    case BAT_ATTACK: {
+        int minp = bat_attack_min(st);
+        for (int s = 0; s < 4; s++) {
+            int k;
+            if (s == st->last_suit)
+                continue;
+            k = suit_choices(hand, s, sets);
+            for (int i = 0; i < k; i++) {
+                if (!bat_set_count(sets[i]) || bat_points(sets[i]) < minp)
+                    continue;
+                for (int t = 0; t < st->nseats; t++)
+                    if (t != me)
+                        n = add(out, n, max, bat_move_cards(BAT_M_ATTACK, t, s, sets[i]));
+            }
+        }
+        if (n == 0) { /* e.g. a first attack needing a particular mix */
+            int k = bat_gen(st, out, max);
+            return k < 0 ? max : k;
+        }
+        return n;
+    }
+    case BAT_DEFEND: {
+        int s = st->last_suit, k = suit_choices(hand, s, sets);
+        n = add(out, n, max, bat_move(BAT_M_SURRENDER, 0, 0, 0));
+        for (int i = 0; i < k; i++)
+            if (bat_set_count(sets[i]))
+                n = add(out, n, max, bat_move_cards(BAT_M_DEFEND, 0, s, sets[i]));
+        return n;
+    }
+    }
+    return 0;
+}

@@ -1,0 +1,202 @@
+/* duplicate.c - battalion-duplicate: strength of Battalion players over
+ * duplicate deals, in-process (a benchmark, not part of `make test`).
+ *
+ * Each deal (seed, game number) is played N times with one `strong` player
+ * rotated through every seat against N-1 `weak` players; every player sees
+ * only its own view.  Per deal: the strong player's mean chips gained and
+ * mean win share (a shared win counts 1/k) over the rotations; the report
+ * gives means with 95% confidence intervals over deals.
+ *
+ *   battalion-duplicate [--deals 300] [--first 0] [--players 4]
+ *       [--strong search|heuristic|random] [--weak heuristic|random]
+ *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../core/util.h"
+#include "../bat_ismcts.h"
+#include "../bat_policy.h"
+#include "../bat_rules.h"
+
+enum kind { P_SEARCH, P_HEURISTIC, P_RANDOM };
+
+struct opts {
+    int deals, first, players, iters, ms, cutoff, verbose;
+    enum kind strong, weak;
+    uint64_t seed;
+};
+
+static enum kind parse_kind(const char *s)
+{
+    if (strcmp(s, "search") == 0)
+        return P_SEARCH;
+    if (strcmp(s, "heuristic") == 0)
+        return P_HEURISTIC;
+    if (strcmp(s, "random") == 0)
+        return P_RANDOM;
+    die("unknown player kind '%s'", s);
+}
+
+static const char *kind_name(enum kind k)
+{
+    return k == P_SEARCH ? "search" : k == P_HEURISTIC ? "heuristic" : "random";
+}
+
+struct deadline {
+    int64_t end;
+};
+
+static int past(void *ctx)
+{
+    return now_us() >= ((struct deadline *)ctx)->end;
+}
+
+static struct bat_tree *tree;
+static uint64_t total_iters, total_decisions;
+
+static gmove decide(enum kind k, const struct bat_state *view, const struct opts *o,
+                    struct rng *r)
+{
+    struct bat_search_params p;
+    struct bat_report rep;
+    struct deadline dl;
+    gmove m;
+    if (k == P_RANDOM)
+        return bat_random_move(view, r);
+    if (k == P_HEURISTIC)
+        return bat_heuristic_move(view, r);
+    bat_search_defaults(&p);
+    p.cutoff = o->cutoff;
+    if (o->ms > 0) {
+        dl.end = now_us() + (int64_t)o->ms * 1000;
+        p.stop = past;
+        p.stop_ctx = &dl;
+    } else {
+        p.iterations = (uint64_t)o->iters;
+    }
+    m = bat_search(tree, view, &p, r, &rep);
+    total_iters += rep.iterations;
+    total_decisions++;
+    return m;
+}
+
+/* Play deal d with the strong player in seat `strong_seat`; returns the
+ * strong player's chips gained and win share. */
+static void play(const struct opts *o, int d, int strong_seat, double *gain,
+                 double *win, int *attacks)
+{
+    struct bat_state st, v;
+    struct rng r[BAT_MAX_SEATS];
+    int N = o->players, best = 0, nbest = 0;
+    bat_deal(&st, N, o->seed, (uint64_t)d);
+    for (int s = 0; s < N; s++)
+        rng_seed(&r[s], mix64(mix64(o->seed ^ 0x5eed, (uint64_t)d),
+                              (uint64_t)(strong_seat * 8 + s)));
+    while (!bat_over(&st)) {
+        int s = st.act;
+        gmove m;
+        bat_make_view(&st, s, &v);
+        m = decide(s == strong_seat ? o->strong : o->weak, &v, o, &r[s]);
+        if (m == GAME_MOVE_NONE) {
+            char buf[4096];
+            bat_format_pos(&st, buf, sizeof buf);
+            die("no move in %s", buf);
+        }
+        {
+            char err[GAME_ERR_LEN];
+            if (bat_check(&st, m, err, sizeof err))
+                die("illegal move from %s: %s", kind_name(s == strong_seat ? o->strong : o->weak),
+                    err);
+        }
+        bat_play(&st, m);
+    }
+    for (int s = 0; s < N; s++)
+        if (st.chips[s] > best)
+            best = st.chips[s];
+    for (int s = 0; s < N; s++)
+        nbest += st.chips[s] == best;
+    *gain = st.chips[strong_seat] - BAT_CHIPS;
+    *win = st.chips[strong_seat] == best ? 1.0 / nbest : 0.0;
+    *attacks = st.attacks;
+}
+
+static void ci(const double *x, int n, double *mean, double *half)
+{
+    double s = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    *mean = s / n;
+    for (int i = 0; i < n; i++)
+        ss += (x[i] - *mean) * (x[i] - *mean);
+    *half = n > 1 ? 1.96 * sqrt(ss / (n - 1) / n) : 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {300, 0, 4, 1000, 0, 4, 0, P_SEARCH, P_HEURISTIC, 1};
+    double *gain, *win, m, h, m2, h2, attacks = 0;
+    int64_t t0 = now_us();
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-v") == 0) {
+            o.verbose = 1;
+            continue;
+        }
+        if (!v)
+            die("option %s needs a value", a);
+        i++;
+        if (strcmp(a, "--deals") == 0) o.deals = atoi(v);
+        else if (strcmp(a, "--first") == 0) o.first = atoi(v);
+        else if (strcmp(a, "--players") == 0) o.players = atoi(v);
+        else if (strcmp(a, "--iters") == 0) o.iters = atoi(v), o.ms = 0;
+        else if (strcmp(a, "--ms") == 0) o.ms = atoi(v);
+        else if (strcmp(a, "--cutoff") == 0) o.cutoff = atoi(v);
+        else if (strcmp(a, "--seed") == 0) o.seed = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
+        else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
+        else die("unknown option %s", a);
+    }
+    if (o.players < BAT_MIN_SEATS || o.players > BAT_MAX_SEATS || o.deals < 2)
+        die("need 3..6 players and at least 2 deals");
+    tree = bat_tree_new(1u << 18);
+    gain = xcalloc((size_t)o.deals, sizeof *gain);
+    win = xcalloc((size_t)o.deals, sizeof *win);
+    for (int d = 0; d < o.deals; d++) {
+        for (int s = 0; s < o.players; s++) {
+            double g, w;
+            int a;
+            play(&o, o.first + d, s, &g, &w, &a);
+            gain[d] += g / o.players;
+            win[d] += w / o.players;
+            attacks += a;
+        }
+        if (o.verbose)
+            fprintf(stderr, "deal %d gain %+.2f win %.2f\n", o.first + d, gain[d], win[d]);
+    }
+    printf("battalion duplicate: %d deals x %d seats, %s (1) vs %s (%d), ", o.deals,
+           o.players, kind_name(o.strong), kind_name(o.weak), o.players - 1);
+    if (o.ms > 0)
+        printf("%d ms/decision", o.ms);
+    else
+        printf("%d iterations/decision", o.iters);
+    printf(", cutoff %d, seed %llu, first deal %d\n", o.cutoff, (unsigned long long)o.seed,
+           o.first);
+    ci(gain, o.deals, &m, &h);
+    ci(win, o.deals, &m2, &h2);
+    printf("chips gained per game: %+.3f  95%% CI [%+.3f, %+.3f]\n", m, m - h, m + h);
+    printf("win rate: %.3f  95%% CI [%.3f, %.3f]  (equal strength: %.3f)\n", m2, m2 - h2,
+           m2 + h2, 1.0 / o.players);
+    printf("games %d, mean attacks per game %.1f, search decisions %llu, mean iterations %.0f, "
+           "time %.1f s\n",
+           o.deals * o.players, attacks / (o.deals * o.players),
+           (unsigned long long)total_decisions,
+           total_decisions ? (double)total_iters / total_decisions : 0.0,
+           (now_us() - t0) / 1e6);
+    free(gain);
+    free(win);
+    bat_tree_free(tree);
+    return 0;
+}

@@ -1,0 +1,40 @@
+/* eval.h - Fetlar evaluation and exact short tactics (the king's escape). */
+#ifndef MEDAN_FETLAR_EVAL_H
+#define MEDAN_FETLAR_EVAL_H
+
+#include <stddef.h>
+
+#include "fetlar.h"
+
+/* Scores given by the evaluation for proven short results (kept below the
+ * search's proven-score range; the search then proves them itself). */
+#define FETLAR_EVAL_WIN 9000
+
+struct fetlar_terms {
+    int material, king_routes, corner_dist, guards, king_free, cordon,
+        pressure, tactic;
+};
+
+/* Exact short results for the side to move, no search needed:
+ *  +1  the side to move wins with its next move (king to a corner, or the
+ *      attackers capture the king);
+ *  -2  the side to move loses in two plies whatever it does (attackers facing
+ *      two open routes, or one they cannot block);
+ *  +3  the defenders move the king to an edge square with two open routes;
+ *   0  none of these. */
+int fetlar_tactic(const struct fetlar_state *s);
+
+/* Static evaluation from the side to move's view; terms (white's view) may
+ * be NULL. */
+int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t);
+
+/* Number of open routes from the king to a corner (0..2). */
+int fetlar_routes(const struct fetlar_state *s);
+/* Can the attackers capture the king with one move (attackers to move)? */
+int fetlar_king_capturable(const struct fetlar_state *s);
+/* Moves for the quiescence search: captures and king escapes. */
+int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max);
+/* Captures, escapes, route blocks: for move ordering. */
+int fetlar_is_tactical(const struct fetlar_state *s, gmove m);
+
+#endif

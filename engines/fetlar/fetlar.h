@@ -1,0 +1,77 @@
+/* fetlar.h - Fetlar Hnefatafl 11x11 (RULES.md §2): the state the rules,
+ * the evaluation and the engine share.
+ *
+ * Squares are r*11+c with r = rank-1 (0 = rank 1) and c = file (0 = a).
+ * The board is kept twice: a mailbox for captures and per-rank / per-file
+ * occupancy masks (11 bits) so that a piece's slides are two table lookups.
+ */
+#ifndef MEDAN_FETLAR_H
+#define MEDAN_FETLAR_H
+
+#include <stdint.h>
+
+#include "../../core/game.h"
+
+#define FETLAR_N 11
+#define FETLAR_SQ 121
+#define FETLAR_THRONE 60 /* f6 */
+#define FETLAR_NOSQ 255
+
+enum { FETLAR_EMPTY = 0, FETLAR_ATT = 1, FETLAR_DEF = 2, FETLAR_KING = 3 };
+enum { FETLAR_BLACK = 0, FETLAR_WHITE = 1 }; /* attackers, defenders */
+enum { FETLAR_PLAYING = 0, FETLAR_CAPTURED = 1, FETLAR_ESCAPED = 2 };
+#define FETLAR_DRAW_PLIES 100
+
+struct fetlar_state {
+    uint64_t hash;                  /* board + side (not the counter) */
+    uint16_t rows[2][FETLAR_N];     /* [side][rank]: bit c = piece on file c */
+    uint16_t cols[FETLAR_N];        /* [file]: bit r = any piece on rank r */
+    uint8_t board[FETLAR_SQ];
+    uint8_t king;                   /* square, FETLAR_NOSQ once captured */
+    uint8_t side;                   /* FETLAR_BLACK (seat 1) or FETLAR_WHITE */
+    uint8_t quiet;                  /* plies since the last capture */
+    uint8_t over;                   /* FETLAR_PLAYING / CAPTURED / ESCAPED */
+    uint8_t natt, ndef;             /* attackers, defenders (king excluded) */
+};
+
+#define FETLAR_MOVE(from, to) ((gmove)(from) | ((gmove)(to) << 8))
+#define FETLAR_FROM(m) ((int)((m)&0xff))
+#define FETLAR_TO(m) ((int)(((m) >> 8) & 0xff))
+
+extern const struct game fetlar_game;
+extern const char fetlar_start_pos[];
+
+/* Tables shared with the evaluation. */
+extern uint16_t fetlar_slide[FETLAR_N][1 << FETLAR_N]; /* reachable on a line */
+extern const uint16_t fetlar_ban[FETLAR_N];            /* throne/corner stops */
+extern int8_t fetlar_nb[FETLAR_SQ][4];                 /* neighbours, -1 off */
+
+static inline int fetlar_is_corner(int sq)
+{
+    return sq == 0 || sq == 10 || sq == 110 || sq == 120;
+}
+static inline int fetlar_on_edge(int sq)
+{
+    int r = sq / FETLAR_N, c = sq % FETLAR_N;
+    return r == 0 || c == 0 || r == FETLAR_N - 1 || c == FETLAR_N - 1;
+}
+static inline uint16_t fetlar_rowocc(const struct fetlar_state *s, int r)
+{
+    return (uint16_t)(s->rows[0][r] | s->rows[1][r]);
+}
+
+/* Rules entry points with concrete types (also behind fetlar_game). */
+int fetlar_gen(const struct fetlar_state *s, gmove *out, int max);
+int fetlar_count(const struct fetlar_state *s);
+/* Play a legal move; returns the number of pieces captured (king incl.). */
+int fetlar_play(struct fetlar_state *s, gmove m);
+/* Would this move capture something (soldier or king)? */
+int fetlar_captures(const struct fetlar_state *s, gmove m);
+/* Squares the king reaches in one move (a mask per line is not enough for
+ * corners, so: bit i of the result = corner i reachable; corners in the
+ * order a1 k1 a11 k11). */
+int fetlar_king_corner_routes(const struct fetlar_state *s);
+/* Pass the turn (null move for the search). */
+void fetlar_pass(struct fetlar_state *s);
+
+#endif

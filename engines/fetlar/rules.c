@@ -1,0 +1,590 @@
+/* rules.c - Fetlar Hnefatafl 11x11 rules (RULES.md §2) behind struct game.
+ *
+ * Move generation: per-rank and per-file occupancy masks index a table of
+ * the squares a piece slides to (fetlar_slide), minus the squares only the
+ * king may stop on (fetlar_ban).  Captures are checked around the arrival
+ * square on the mailbox.
+ */
+#include "fetlar.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/util.h"
+
+const char fetlar_start_pos[] =
+    "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/"
+    "3ttttt3/ b 0";
+
+uint16_t fetlar_slide[FETLAR_N][1 << FETLAR_N];
+/* Stops only the king may make, per rank (bits = files) or per file (bits =
+ * ranks): the corners on the outer lines, the throne on the middle one. */
+const uint16_t fetlar_ban[FETLAR_N] = {
+    0x401, 0, 0, 0, 0, 0x020, 0, 0, 0, 0, 0x401,
+};
+int8_t fetlar_nb[FETLAR_SQ][4];
+static uint64_t zob[4][FETLAR_SQ];
+static uint64_t zob_side;
+
+__attribute__((constructor)) static void fetlar_init_tables(void)
+{
+    for (int p = 0; p < FETLAR_N; p++)
+        for (int occ = 0; occ < (1 << FETLAR_N); occ++) {
+            uint16_t m = 0;
+            for (int i = p + 1; i < FETLAR_N && !(occ & (1 << i)); i++)
+                m |= (uint16_t)(1 << i);
+            for (int i = p - 1; i >= 0 && !(occ & (1 << i)); i--)
+                m |= (uint16_t)(1 << i);
+            fetlar_slide[p][occ] = m;
+        }
+    for (int sq = 0; sq < FETLAR_SQ; sq++) {
+        int r = sq / FETLAR_N, c = sq % FETLAR_N;
+        fetlar_nb[sq][0] = (int8_t)(r + 1 < FETLAR_N ? sq + FETLAR_N : -1);
+        fetlar_nb[sq][1] = (int8_t)(r > 0 ? sq - FETLAR_N : -1);
+        fetlar_nb[sq][2] = (int8_t)(c + 1 < FETLAR_N ? sq + 1 : -1);
+        fetlar_nb[sq][3] = (int8_t)(c > 0 ? sq - 1 : -1);
+    }
+    uint64_t x = 0xfe71a7u;
+    for (int p = 0; p < 4; p++)
+        for (int sq = 0; sq < FETLAR_SQ; sq++)
+            zob[p][sq] = splitmix64(&x);
+    zob_side = splitmix64(&x);
+}
+
+static inline int piece_side(int p) { return p == FETLAR_ATT ? 0 : 1; }
+
+static void put(struct fetlar_state *s, int sq, int p)
+{
+    int r = sq / FETLAR_N, c = sq % FETLAR_N;
+    s->board[sq] = (uint8_t)p;
+    s->rows[piece_side(p)][r] |= (uint16_t)(1u << c);
+    s->cols[c] |= (uint16_t)(1u << r);
+    s->hash ^= zob[p][sq];
+}
+
+static void lift(struct fetlar_state *s, int sq)
+{
+    int r = sq / FETLAR_N, c = sq % FETLAR_N, p = s->board[sq];
+    s->board[sq] = FETLAR_EMPTY;
+    s->rows[piece_side(p)][r] &= (uint16_t)~(1u << c);
+    s->cols[c] &= (uint16_t)~(1u << r);
+    s->hash ^= zob[p][sq];
+}
+
+static int game_running(const struct fetlar_state *s)
+{
+    return s->over == FETLAR_PLAYING && s->quiet < FETLAR_DRAW_PLIES;
+}
+
+/* ---- move generation ----------------------------------------------------- */
+
+static inline uint16_t row_targets(const struct fetlar_state *s, int r, int c,
+                                   int king)
+{
+    uint16_t m = fetlar_slide[c][fetlar_rowocc(s, r)];
+    return king ? m : (uint16_t)(m & ~fetlar_ban[r]);
+}
+
+static inline uint16_t col_targets(const struct fetlar_state *s, int r, int c,
+                                   int king)
+{
+    uint16_t m = fetlar_slide[r][s->cols[c]];
+    return king ? m : (uint16_t)(m & ~fetlar_ban[c]);
+}
+
+int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
+{
+    if (!game_running(s))
+        return 0;
+    int n = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[s->side][r];
+        while (pcs) {
+            int c = __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int from = r * FETLAR_N + c, king = from == s->king;
+            unsigned rm = row_targets(s, r, c, king);
+            unsigned cm = col_targets(s, r, c, king);
+            if (n + __builtin_popcount(rm) + __builtin_popcount(cm) > max)
+                return -1;
+            while (rm) {
+                int t = __builtin_ctz(rm);
+                rm &= rm - 1;
+                out[n++] = FETLAR_MOVE(from, r * FETLAR_N + t);
+            }
+            while (cm) {
+                int t = __builtin_ctz(cm);
+                cm &= cm - 1;
+                out[n++] = FETLAR_MOVE(from, t * FETLAR_N + c);
+            }
+        }
+    }
+    return n;
+}
+
+int fetlar_count(const struct fetlar_state *s)
+{
+    if (!game_running(s))
+        return 0;
+    int n = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[s->side][r];
+        while (pcs) {
+            int c = __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int king = r * FETLAR_N + c == s->king;
+            n += __builtin_popcount(row_targets(s, r, c, king)) +
+                 __builtin_popcount(col_targets(s, r, c, king));
+        }
+    }
+    return n;
+}
+
+/* ---- captures ------------------------------------------------------------- */
+
+/* Is `sq` hostile to a soldier of the side other than `side`?  A piece of
+ * `side` (the king too: he is armed), a corner, or the empty throne. */
+static inline int hostile(const struct fetlar_state *s, int sq, int side)
+{
+    int p = s->board[sq];
+    if (p)
+        return piece_side(p) == side;
+    return fetlar_is_corner(sq) || sq == FETLAR_THRONE;
+}
+
+/* Is the king (on k) enclosed: four attackers, or three plus the throne?
+ * Never on the edge. */
+static int king_enclosed(const struct fetlar_state *s, int k)
+{
+    if (fetlar_on_edge(k))
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        int n = fetlar_nb[k][d];
+        if (s->board[n] != FETLAR_ATT && n != FETLAR_THRONE)
+            return 0;
+    }
+    return 1;
+}
+
+int fetlar_captures(const struct fetlar_state *s, gmove m)
+{
+    int from = FETLAR_FROM(m), to = FETLAR_TO(m), side = s->side;
+    struct fetlar_state t;
+    /* Cheap pre-check: an enemy next to the arrival square. */
+    int any = 0;
+    for (int d = 0; d < 4; d++) {
+        int n = fetlar_nb[to][d];
+        if (n >= 0 && n != from && s->board[n] &&
+            piece_side(s->board[n]) != side)
+            any = 1;
+    }
+    if (!any)
+        return 0;
+    memcpy(&t, s, sizeof t);
+    return fetlar_play(&t, m) > 0;
+}
+
+int fetlar_play(struct fetlar_state *s, gmove m)
+{
+    int from = FETLAR_FROM(m), to = FETLAR_TO(m), side = s->side;
+    int p = s->board[from], caught = 0;
+    lift(s, from);
+    put(s, to, p);
+    if (p == FETLAR_KING) {
+        s->king = (uint8_t)to;
+        if (fetlar_is_corner(to))
+            s->over = FETLAR_ESCAPED;
+    }
+    for (int d = 0; d < 4; d++) {
+        int n = fetlar_nb[to][d];
+        if (n < 0)
+            continue;
+        int q = s->board[n];
+        if (!q || piece_side(q) == side)
+            continue;
+        if (q == FETLAR_KING) {
+            if (king_enclosed(s, n)) {
+                lift(s, n);
+                s->king = FETLAR_NOSQ;
+                s->over = FETLAR_CAPTURED;
+                caught++;
+            }
+            continue;
+        }
+        int f = fetlar_nb[n][d];
+        if (f >= 0 && hostile(s, f, side)) {
+            lift(s, n);
+            caught++;
+            if (q == FETLAR_ATT)
+                s->natt--;
+            else
+                s->ndef--;
+        }
+    }
+    s->quiet = caught ? 0 : (uint8_t)(s->quiet < 255 ? s->quiet + 1 : 255);
+    s->side ^= 1;
+    s->hash ^= zob_side;
+    return caught;
+}
+
+void fetlar_pass(struct fetlar_state *s)
+{
+    s->side ^= 1;
+    s->hash ^= zob_side;
+}
+
+int fetlar_king_corner_routes(const struct fetlar_state *s)
+{
+    int k = s->king;
+    if (k == FETLAR_NOSQ)
+        return 0;
+    int r = k / FETLAR_N, c = k % FETLAR_N, routes = 0;
+    if (r == 0 || r == FETLAR_N - 1) {
+        uint16_t m = fetlar_slide[c][fetlar_rowocc(s, r)];
+        int top = r ? 2 : 0;
+        if (m & 1)
+            routes |= 1 << top;
+        if (m & (1 << 10))
+            routes |= 1 << (top + 1);
+    }
+    if (c == 0 || c == FETLAR_N - 1) {
+        uint16_t m = fetlar_slide[r][s->cols[c]];
+        int right = c ? 1 : 0;
+        if (m & 1)
+            routes |= 1 << right;
+        if (m & (1 << 10))
+            routes |= 1 << (2 + right);
+    }
+    return routes;
+}
+
+/* ---- struct game members ----------------------------------------------- */
+
+static void cfg_default(void *cfg) { (void)cfg; }
+
+static int cfg_set(void *cfg, const char *key, const char *val, char *err,
+                   size_t n)
+{
+    (void)cfg;
+    (void)val;
+    return set_err(err, n, GAME_EVALUE, "fetlar has no parameter '%s'", key);
+}
+
+static void cfg_format(const void *cfg, char *buf, size_t n)
+{
+    (void)cfg;
+    if (n)
+        buf[0] = '\0';
+}
+
+static int parse_pos(void *st, const void *cfg, const char *str, char *err,
+                     size_t n)
+{
+    (void)cfg;
+    struct fetlar_state s;
+    memset(&s, 0, sizeof s);
+    s.king = FETLAR_NOSQ;
+    const char *p = str;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '/')
+        p++;
+    int kings = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        int c = 0;
+        while (*p && *p != '/' && *p != ' ' && *p != '\t') {
+            if (isdigit((unsigned char)*p)) {
+                int v = 0;
+                if (*p == '0')
+                    return set_err(err, n, GAME_ESYNTAX,
+                                   "bad run length in rank %d", r + 1);
+                while (isdigit((unsigned char)*p) && v <= FETLAR_N)
+                    v = v * 10 + (*p++ - '0');
+                c += v;
+                if (c > FETLAR_N)
+                    return set_err(err, n, GAME_ESYNTAX,
+                                   "rank %d is longer than 11", r + 1);
+                continue;
+            }
+            int pc = *p == 't' ? FETLAR_ATT : *p == 'T' ? FETLAR_DEF
+                     : *p == 'K' ? FETLAR_KING : 0;
+            if (!pc)
+                return set_err(err, n, GAME_ESYNTAX,
+                               "unexpected '%c' in rank %d", *p, r + 1);
+            if (c >= FETLAR_N)
+                return set_err(err, n, GAME_ESYNTAX,
+                               "rank %d is longer than 11", r + 1);
+            int sq = r * FETLAR_N + c;
+            if (pc == FETLAR_KING) {
+                if (++kings > 1)
+                    return set_err(err, n, GAME_EPOSITION, "two kings");
+                s.king = (uint8_t)sq;
+            } else if (fetlar_is_corner(sq) || sq == FETLAR_THRONE) {
+                return set_err(err, n, GAME_EPOSITION,
+                               "only the king may stand on %c%d",
+                               'a' + c, r + 1);
+            }
+            put(&s, sq, pc);
+            if (pc == FETLAR_ATT)
+                s.natt++;
+            else if (pc == FETLAR_DEF)
+                s.ndef++;
+            c++;
+            p++;
+        }
+        if (c != FETLAR_N)
+            return set_err(err, n, GAME_ESYNTAX,
+                           "rank %d has %d squares, not 11", r + 1, c);
+        if (r < FETLAR_N - 1) {
+            if (*p != '/')
+                return set_err(err, n, GAME_ESYNTAX,
+                               "expected 11 ranks separated by '/'");
+            p++;
+        }
+    }
+    if (*p == '/')
+        p++;
+    if (*p != ' ' && *p != '\t')
+        return set_err(err, n, GAME_ESYNTAX,
+                       "expected the side to move after the board");
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if ((*p != 'b' && *p != 'w') ||
+        (p[1] && p[1] != ' ' && p[1] != '\t'))
+        return set_err(err, n, GAME_ESYNTAX,
+                       "side to move must be 'b' or 'w'");
+    s.side = *p == 'b' ? FETLAR_BLACK : FETLAR_WHITE;
+    if (s.side)
+        s.hash ^= zob_side;
+    p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p) {
+        char tok[32];
+        size_t k = 0;
+        while (*p && *p != ' ' && *p != '\t' && k + 1 < sizeof tok)
+            tok[k++] = *p++;
+        tok[k] = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p)
+            return set_err(err, n, GAME_ESYNTAX,
+                           "unexpected text after the ply counter");
+        int64_t v;
+        if (parse_i64(tok, 0, FETLAR_DRAW_PLIES, &v) != 0) {
+            if (parse_i64(tok, INT64_MIN, INT64_MAX, &v) == 0)
+                return set_err(err, n, GAME_EVALUE,
+                               "plies since capture must be 0..100");
+            return set_err(err, n, GAME_ESYNTAX,
+                           "plies since capture must be a number");
+        }
+        s.quiet = (uint8_t)v;
+    }
+    if (s.king == FETLAR_NOSQ)
+        s.over = FETLAR_CAPTURED;
+    else if (fetlar_is_corner(s.king))
+        s.over = FETLAR_ESCAPED;
+    memcpy(st, &s, sizeof s);
+    return GAME_OK;
+}
+
+static void start(void *st, const void *cfg)
+{
+    int rc = parse_pos(st, cfg, fetlar_start_pos, NULL, 0);
+    (void)rc;
+    assert(rc == GAME_OK);
+}
+
+static void format_pos(const void *st, char *buf, size_t n)
+{
+    const struct fetlar_state *s = st;
+    size_t len = 0;
+    buf_printf(buf, n, &len, "/");
+    for (int r = 0; r < FETLAR_N; r++) {
+        int run = 0;
+        for (int c = 0; c < FETLAR_N; c++) {
+            int p = s->board[r * FETLAR_N + c];
+            if (!p) {
+                run++;
+                continue;
+            }
+            if (run)
+                buf_printf(buf, n, &len, "%d", run);
+            run = 0;
+            buf_printf(buf, n, &len, "%c", " tTK"[p]);
+        }
+        if (run)
+            buf_printf(buf, n, &len, "%d", run);
+        buf_printf(buf, n, &len, "/");
+    }
+    buf_printf(buf, n, &len, " %c %d", s->side ? 'w' : 'b', s->quiet);
+}
+
+static void show(const void *st, char *buf, size_t n)
+{
+    const struct fetlar_state *s = st;
+    size_t len = 0;
+    for (int r = FETLAR_N - 1; r >= 0; r--) {
+        buf_printf(buf, n, &len, "%2d ", r + 1);
+        for (int c = 0; c < FETLAR_N; c++) {
+            int sq = r * FETLAR_N + c, p = s->board[sq];
+            char ch = p ? " tTK"[p]
+                      : (fetlar_is_corner(sq) || sq == FETLAR_THRONE) ? '+'
+                                                                      : '.';
+            buf_printf(buf, n, &len, " %c", ch);
+        }
+        buf_printf(buf, n, &len, "\n");
+    }
+    buf_printf(buf, n, &len, "    a b c d e f g h i j k\n");
+    buf_printf(buf, n, &len, "%s to move, %d plies since capture",
+               s->side ? "white (defenders)" : "black (attackers)", s->quiet);
+}
+
+/* Parse "e4" at *p; advance.  Returns the square or -1. */
+static int parse_square(const char **pp)
+{
+    const char *p = *pp;
+    int c = tolower((unsigned char)*p) - 'a';
+    if (c < 0 || c >= FETLAR_N)
+        return -1;
+    p++;
+    if (!isdigit((unsigned char)*p) || *p == '0')
+        return -1;
+    int r = *p++ - '0';
+    if (isdigit((unsigned char)*p))
+        r = r * 10 + (*p++ - '0');
+    if (r < 1 || r > FETLAR_N)
+        return -1;
+    *pp = p;
+    return (r - 1) * FETLAR_N + c;
+}
+
+static int parse_move(const void *st, const char *str, gmove *m, char *err,
+                      size_t n)
+{
+    const struct fetlar_state *s = st;
+    const char *p = str;
+    int from = parse_square(&p);
+    if (from >= 0 && *p == '-')
+        p++;
+    int to = from >= 0 ? parse_square(&p) : -1;
+    if (from < 0 || to < 0 || *p)
+        return set_err(err, n, GAME_ESYNTAX,
+                       "bad move '%s' (expected like e1-e4)", str);
+    gmove mv[512];
+    int k = fetlar_gen(s, mv, (int)ARRAY_LEN(mv));
+    if (k == 0)
+        return set_err(err, n, GAME_EOVER, "the game is over");
+    for (int i = 0; i < k; i++)
+        if (mv[i] == FETLAR_MOVE(from, to)) {
+            *m = mv[i];
+            return GAME_OK;
+        }
+    return set_err(err, n, GAME_EILLEGAL, "%s is not legal here", str);
+}
+
+static void format_move(const void *st, gmove m, char *buf, size_t n)
+{
+    (void)st;
+    int f = FETLAR_FROM(m), t = FETLAR_TO(m);
+    snprintf(buf, n, "%c%d-%c%d", 'a' + f % FETLAR_N, f / FETLAR_N + 1,
+             'a' + t % FETLAR_N, t / FETLAR_N + 1);
+}
+
+static int gen_moves(const void *st, gmove *out, int max)
+{
+    return fetlar_gen(st, out, max);
+}
+
+static void play(void *st, gmove m) { fetlar_play(st, m); }
+
+static int count_moves(const void *st) { return fetlar_count(st); }
+
+static int to_move(const void *st)
+{
+    return ((const struct fetlar_state *)st)->side + 1;
+}
+
+static int nseats(const void *st)
+{
+    (void)st;
+    return 2;
+}
+
+static uint64_t hash(const void *st)
+{
+    return ((const struct fetlar_state *)st)->hash;
+}
+
+static void set_winner(struct game_result *r, int seat, const char *why)
+{
+    r->over = 1;
+    r->nseats = 2;
+    r->rank[0] = seat == 1 ? 1 : 2;
+    r->rank[1] = seat == 2 ? 1 : 2;
+    r->score[0] = seat == 1;
+    r->score[1] = seat == 2;
+    r->reason = why;
+}
+
+static void result(const void *st, const uint64_t *hist, int nhist,
+                   struct game_result *r)
+{
+    const struct fetlar_state *s = st;
+    memset(r, 0, sizeof *r);
+    if (s->over == FETLAR_CAPTURED) {
+        set_winner(r, 1, "king_captured");
+        return;
+    }
+    if (s->over == FETLAR_ESCAPED) {
+        set_winner(r, 2, "king_escaped");
+        return;
+    }
+    int draw = s->quiet >= FETLAR_DRAW_PLIES;
+    const char *why = "no_capture";
+    if (!draw) {
+        int seen = 0;
+        for (int i = 0; i < nhist; i++)
+            seen += hist[i] == s->hash;
+        draw = seen >= 2;
+        why = "repetition";
+    }
+    if (draw) {
+        r->over = 1;
+        r->nseats = 2;
+        r->rank[0] = r->rank[1] = 1;
+        r->score[0] = r->score[1] = 0.5;
+        r->reason = why;
+        return;
+    }
+    if (fetlar_count(s) == 0)
+        set_winner(r, s->side == FETLAR_BLACK ? 2 : 1, "no_moves");
+}
+
+const struct game fetlar_game = {
+    .name = "fetlar",
+    .title = "Fetlar Hnefatafl 11x11",
+    .min_seats = 2,
+    .max_seats = 2,
+    .state_size = sizeof(struct fetlar_state),
+    .config_size = 0,
+    .params_help = "",
+    .config_default = cfg_default,
+    .config_set = cfg_set,
+    .config_format = cfg_format,
+    .start = start,
+    .parse_pos = parse_pos,
+    .format_pos = format_pos,
+    .show = show,
+    .parse_move = parse_move,
+    .format_move = format_move,
+    .gen_moves = gen_moves,
+    .play = play,
+    .to_move = to_move,
+    .nseats = nseats,
+    .hash = hash,
+    .result = result,
+    .count_moves = count_moves,
+};

@@ -1,0 +1,23 @@
+# mep handshake, options, newgame without parameters.
+> mep
+id name Medan Fetlar
+id author *
+id version *
+protocol 1
+game fetlar players 2
+option name Hash type spin default 64 min 1 max 65536
+option name Seed type spin default 0 min 0 max *
+option name Contempt type spin default 200 min 0 max 1000
+option name Strategy type combo default search var search var greedy var random
+option name ClearHash type button
+mepok
+> newgame size=9
+error bad_value fetlar has no parameter 'size'
+> newgame
+ok
+> setoption name Strategy value bogus
+error *
+> setoption name Hash value 0
+error *
+> setoption name Hash value 16
+ok

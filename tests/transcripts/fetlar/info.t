@@ -1,0 +1,17 @@
+%info
+# The escape is proven: white wins in 3 plies (king to the edge, any reply,
+# king to the corner).
+> position fen /11/11/11/11/3K7/t9t/11/11/2t8/11/11/ w 0
+ok
+> go depth 3
+info depth 1 * score cp * pv d5-a5
+info depth 2 * score win 3 * pv d5-a5 *
+info depth 3 * score win 3 * pv d5-a5 * a5-a1
+bestmove d5-a5 ponder *
+# attackers to move against an open corner: lost in 2
+> position fen /11/11/11/11/11/K10/t10/11/11/11/11/ b 0
+ok
+> go depth 2
+info depth 1 * score loss 2 *
+info depth 2 * score loss 2 *
+bestmove *

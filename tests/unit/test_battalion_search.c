@@ -1,0 +1,117 @@
+/* test_battalion_search.c - Battalion players: determinizations agree with
+ * the view they come from, and every player answers a legal action. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/game.h"
+#include "core/util.h"
+#include "engines/battalion/bat_ismcts.h"
+#include "engines/battalion/bat_policy.h"
+#include "engines/battalion/bat_rules.h"
+
+static char err[GAME_ERR_LEN];
+
+static void check_full(const struct bat_state *st)
+{
+    uint8_t n[BAT_NCARD] = {0};
+    for (int s = 0; s < st->nseats; s++) {
+        assert_int_equal(bat_set_count(st->hand[s]), st->size[s]);
+        for (int c = 0; c < BAT_NCARD; c++) {
+            n[c] = (uint8_t)(n[c] + st->hand[s][c]);
+            assert_true(st->known[s][c] <= st->hand[s][c]);
+        }
+    }
+    for (int i = 0; i < st->ndeck; i++)
+        n[st->deck[i]]++;
+    for (int i = 0; i < st->npile; i++)
+        n[st->pile[i]]++;
+    for (int c = 0; c < BAT_NCARD; c++)
+        assert_int_equal(n[c] + st->battle[c], 2);
+}
+
+static void test_determinize_consistent(void **unused)
+{
+    struct rng r;
+    int n = 0;
+    (void)unused;
+    rng_seed(&r, 31);
+    for (int g = 0; g < 30; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 77, (uint64_t)g);
+        while (!bat_over(&st)) {
+            struct bat_state v, d, back;
+            bat_make_view(&st, st.act, &v);
+            for (int k = 0; k < 3; k++) {
+                bat_determinize(&v, &r, &d);
+                assert_int_equal(d.is_view, 0);
+                check_full(&d);
+                bat_make_view(&d, st.act, &back);
+                assert_memory_equal(&back, &v, sizeof v);
+                /* the seat to act can act in every determinization */
+                {
+                    gmove m[8192];
+                    assert_true(bat_gen(&d, m, 8192) != 0);
+                }
+                n++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(n > 1000);
+}
+
+static void test_players_legal(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params p;
+    (void)unused;
+    rng_seed(&r, 32);
+    bat_search_defaults(&p);
+    p.iterations = 60;
+    for (int g = 0; g < 6; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 78, (uint64_t)g);
+        for (int ply = 0; !bat_over(&st); ply++) {
+            struct bat_state v;
+            struct bat_report rep;
+            gmove h, x, s;
+            bat_make_view(&st, st.act, &v);
+            h = bat_heuristic_move(&v, &r);
+            x = bat_random_move(&v, &r);
+            assert_int_equal(bat_check(&st, h, err, sizeof err), 0);
+            assert_int_equal(bat_check(&st, x, err, sizeof err), 0);
+            if (ply % 3 == 0) {
+                s = bat_search(t, &v, &p, &r, &rep);
+                assert_int_equal(bat_check(&st, s, err, sizeof err), 0);
+                assert_int_equal(rep.nseats, st.nseats);
+                for (int k = 0; k < rep.nseats && rep.best_visits; k++)
+                    assert_true(rep.values[k] >= 0 && rep.values[k] <= 1);
+            }
+            /* candidates are legal */
+            {
+                gmove c[BAT_MAX_CAND];
+                int n = bat_candidates(&v, c, BAT_MAX_CAND);
+                assert_true(n > 0);
+                for (int i = 0; i < n; i++)
+                    assert_int_equal(bat_check(&st, c[i], err, sizeof err), 0);
+            }
+            bat_play(&st, ply % 2 ? h : x);
+        }
+    }
+    bat_tree_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_determinize_consistent),
+        cmocka_unit_test(test_players_legal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,177 @@
+/* test_fetlar_eval.c - the Fetlar engine's exact short tactics (king to a
+ * corner next move, two open routes, unblockable route, king fork, king
+ * capture in one) and the sanity of the evaluation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/game.h"
+#include "core/util.h"
+#include "engines/fetlar/eval.h"
+#include "engines/fetlar/fetlar.h"
+
+/* Position from a piece list "Ka5 tb3 Tc4", side 'b'/'w'. */
+static void setup(struct fetlar_state *s, const char *pieces, char side)
+{
+    char grid[11][12];
+    memset(grid, '.', sizeof grid);
+    char buf[512], *tok[64];
+    snprintf(buf, sizeof buf, "%s", pieces);
+    int n = str_split(buf, tok, 64);
+    for (int i = 0; i < n; i++) {
+        int r = 0;
+        sscanf(tok[i] + 2, "%d", &r);
+        grid[r - 1][tok[i][1] - 'a'] = tok[i][0];
+    }
+    char fen[512];
+    size_t len = 0;
+    buf_printf(fen, sizeof fen, &len, "/");
+    for (int r = 0; r < 11; r++) {
+        int run = 0;
+        for (int c = 0; c < 11; c++) {
+            if (grid[r][c] == '.') {
+                run++;
+                continue;
+            }
+            if (run)
+                buf_printf(fen, sizeof fen, &len, "%d", run);
+            run = 0;
+            buf_printf(fen, sizeof fen, &len, "%c", grid[r][c]);
+        }
+        if (run)
+            buf_printf(fen, sizeof fen, &len, "%d", run);
+        buf_printf(fen, sizeof fen, &len, "/");
+    }
+    buf_printf(fen, sizeof fen, &len, " %c 0", side);
+    char err[GAME_ERR_LEN];
+    assert_int_equal(fetlar_game.parse_pos(s, NULL, fen, err, sizeof err), 0);
+}
+
+static void test_route_next_move(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    setup(&s, "Ka5 ta3 tc8 tj9", 'w');
+    assert_int_equal(fetlar_routes(&s), 1);
+    assert_int_equal(fetlar_tactic(&s), 1);
+    assert_true(fetlar_evaluate(&s, NULL) > 8000);
+    setup(&s, "Ka5 ta3 ta8 tj9", 'w');
+    assert_int_equal(fetlar_routes(&s), 0);
+}
+
+static void test_two_routes_unstoppable(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    setup(&s, "Ka5 tc3 tc8 tj9", 'b');
+    assert_int_equal(fetlar_routes(&s), 2);
+    assert_int_equal(fetlar_tactic(&s), -2);
+    assert_true(fetlar_evaluate(&s, NULL) < -8000);
+    /* On the bottom edge too. */
+    setup(&s, "Ke1 tc3 tg3 tj9", 'b');
+    assert_int_equal(fetlar_tactic(&s), -2);
+}
+
+static void test_one_route_block(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    /* a1 route open, a11 closed; an attacker on c3 can step to a3. */
+    setup(&s, "Ka5 ta9 tc3", 'b');
+    assert_int_equal(fetlar_routes(&s), 1);
+    assert_int_equal(fetlar_tactic(&s), 0);
+    /* The blocker's line is cut by a defender: unstoppable. */
+    setup(&s, "Ka5 ta9 tc3 Tb3", 'b');
+    assert_int_equal(fetlar_tactic(&s), -2);
+    /* A blocker from the far side of the board, through the empty throne. */
+    setup(&s, "Kf1 tb1 tf9", 'b');
+    assert_int_equal(fetlar_routes(&s), 1); /* to k1 */
+    assert_int_equal(fetlar_tactic(&s), -2); /* f9 cannot reach g1..j1 */
+    setup(&s, "Kf1 tb1 tf9 th7", 'b');
+    assert_int_equal(fetlar_tactic(&s), 0);
+    setup(&s, "Kf1 tb1", 'b');
+    assert_int_equal(fetlar_tactic(&s), -2);
+    /* King beside the corner: nobody can block. */
+    setup(&s, "Kb1 tc2 tc1", 'b');
+    assert_int_equal(fetlar_tactic(&s), -2);
+}
+
+static void test_fork(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    /* King on d5 runs to d1: a1 and k1 are both open from there. */
+    setup(&s, "Kd5 ta6 tk6 tc9 Th3", 'w');
+    assert_int_equal(fetlar_routes(&s), 0);
+    assert_int_equal(fetlar_tactic(&s), 3);
+    setup(&s, "Kd5 ta6 tk6 tc9 Th3 tb1 tc11", 'w');
+    assert_int_equal(fetlar_tactic(&s), 0);
+    /* Along an edge: from a5 ... (only if the king leaving opens both). */
+    setup(&s, "Kd11 ta6 tk6 tc9 tb11 tg11 tb1", 'w');
+    assert_int_equal(fetlar_tactic(&s), 0);
+}
+
+static void test_king_capture_in_one(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    setup(&s, "Ke5 te6 te4 td5 th5", 'b');
+    assert_true(fetlar_king_capturable(&s));
+    assert_int_equal(fetlar_tactic(&s), 1);
+    setup(&s, "Ke5 te6 te4 td5 th5 Tg5", 'b');
+    assert_false(fetlar_king_capturable(&s));
+    /* Three plus the throne. */
+    setup(&s, "Kf5 tf4 te5 tg9", 'b');
+    assert_true(fetlar_king_capturable(&s));
+    /* Not on the edge. */
+    setup(&s, "Ka5 ta4 ta6 tc5", 'b');
+    assert_false(fetlar_king_capturable(&s));
+    /* Not from the defenders' side. */
+    setup(&s, "Ke5 te6 te4 td5 th5", 'w');
+    assert_int_equal(fetlar_tactic(&s), 0);
+}
+
+static void test_tactical_moves(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    gmove mv[512];
+    setup(&s, "Ka5 ta9 tc3 Tj2 tj3 tk9", 'w');
+    int n = fetlar_gen_tactical(&s, mv, 512);
+    /* a5-a1 escapes; j2 cannot capture j3 (nothing beyond);  */
+    int esc = 0;
+    for (int i = 0; i < n; i++)
+        esc += mv[i] == FETLAR_MOVE(44, 0);
+    assert_int_equal(esc, 1);
+    assert_true(fetlar_is_tactical(&s, FETLAR_MOVE(44, 0)));
+}
+
+static void test_eval_symmetry(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    fetlar_game.start(&s, NULL);
+    int b = fetlar_evaluate(&s, NULL);
+    s.side = FETLAR_WHITE;
+    int w = fetlar_evaluate(&s, NULL);
+    assert_true(b - 12 == -(w - 12)); /* same position, tempo aside */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_route_next_move),
+        cmocka_unit_test(test_two_routes_unstoppable),
+        cmocka_unit_test(test_one_route_block),
+        cmocka_unit_test(test_fork),
+        cmocka_unit_test(test_king_capture_in_one),
+        cmocka_unit_test(test_tactical_moves),
+        cmocka_unit_test(test_eval_symmetry),
+    };
+    return cmocka_run_group_tests_name("fetlar_eval", tests, NULL, NULL);
+}
