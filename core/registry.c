@@ -10,11 +10,14 @@ extern const struct game fetlar_game;
 extern const struct engine fetlar_engine;
 extern const struct game battalion_game;
 extern const struct engine battalion_engine;
+extern const struct game palagan_game;
+extern const struct engine palagan_engine;
 
 const struct game *const game_registry[] = {
     &loa_game,
     &fetlar_game,
     &battalion_game,
+    &palagan_game,
     NULL,
 };
 
@@ -23,6 +26,7 @@ const struct engine *const engine_registry[] = {
     &loa_engine,
     &fetlar_engine,
     &battalion_engine,
+    &palagan_engine,
     NULL,
 };
 

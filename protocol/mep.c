@@ -18,7 +18,7 @@
 #include "options.h"
 
 #define MAX_TOKENS 4096
-#define MAX_LEGAL 32768
+#define MAX_LEGAL (1 << 17) /* Palagan N = 9 turns reach ~80 000 tokens */
 #define POS_BUF 16384
 
 enum job { JOB_NONE, JOB_GO, JOB_PERFT, JOB_DIVIDE };
@@ -561,7 +561,7 @@ static int c_legalmoves(struct mep *m, int argc, char **argv)
 {
     struct game_result r;
     char *line;
-    size_t len = 0, cap = 1 << 20;
+    size_t len = 0, cap = 1 << 21;
     int n;
     (void)argv;
     if (argc != 1)

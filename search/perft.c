@@ -6,7 +6,7 @@
 
 #include "../core/util.h"
 
-#define PERFT_MAX_MOVES 32768
+#define PERFT_MAX_MOVES (1 << 17) /* Palagan N = 9: ~80 000 */
 
 static uint64_t perft_rec(const struct game *g, const void *st, int depth,
                           unsigned char *scratch, atomic_bool *stop)

@@ -1,0 +1,72 @@
+/* mcts.h - Palagan's Monte Carlo tree search, maneuver by maneuver.
+ *
+ * Every tree level is one maneuver; a node after a turn's first maneuver
+ * also has an explicit "end the turn" edge.  UCT plus RAVE statistics keyed
+ * on maneuvers (pal_man_key), priors from captures, playouts by the policy
+ * of rules_core.h, and proven win/draw/loss backup (MCTS-solver) near the
+ * end of the game.
+ */
+#ifndef PALAGAN_MCTS_H
+#define PALAGAN_MCTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/util.h"
+#include "../../protocol/engine.h"
+#include "palagan.h"
+
+struct mc_edge {
+    pal_man man;    /* 0: pass (turn start) or end the turn (after one) */
+    uint32_t child; /* node index, 0 = none yet */
+    uint32_t n, an; /* visits, AMAF visits */
+    float w, aw;    /* wins of the mover at the parent (draw = 1/2) */
+    uint16_t key;   /* pal_man_key, PAL_KEY_END for man 0 */
+    uint16_t pn;    /* prior visits included in n */
+};
+
+struct mc_node {
+    uint32_t edges; /* first edge */
+    uint32_t n;     /* visits */
+    uint16_t nedges;
+    uint8_t side;     /* to act */
+    uint8_t expanded; /* edges generated */
+    int8_t proven;    /* 0 unknown, else final capture difference (black - white) + 64 */
+    uint8_t pad[3];
+};
+
+struct mc_params {
+    double uct_c;     /* exploration */
+    double rave_bias; /* b^2 of Gelly & Silver's beta */
+    int expand_at;    /* visits before a leaf gets its edges */
+    int prior_n;      /* weight of the heuristic prior, in visits */
+    double margin;    /* share of a result given by the capture margin */
+};
+
+struct mcts {
+    struct mc_node *nodes;
+    struct mc_edge *edges;
+    uint32_t nodes_cap, edges_cap, nnodes, nedges;
+    struct mc_params par;
+    struct pal_policy pol;
+    struct rng rng;
+    struct pal_trace trace;
+    uint32_t stamp;
+    uint32_t seen[2][PAL_KEYS]; /* stamp of the simulation that played key */
+    int32_t last[2][PAL_KEYS];  /* its last trace index there */
+    uint64_t sims;
+    int maxdepth;
+};
+
+void mc_init(struct mcts *t, size_t mb, uint64_t seed);
+void mc_free(struct mcts *t);
+/* New tree memory of mb MiB; -1 (old tree kept) if it cannot be had. */
+int mc_resize(struct mcts *t, size_t mb);
+void mc_seed(struct mcts *t, uint64_t seed);
+
+/* Full search for `go`. */
+gmove mc_go(struct mcts *t, const struct search_req *req);
+/* Fixed number of simulations from st, no output; returns the turn. */
+gmove mc_search_sims(struct mcts *t, const struct pal_state *st, uint64_t sims);
+
+#endif

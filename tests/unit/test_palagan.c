@@ -1,0 +1,490 @@
+/* test_palagan.c - Palagan rules: perft, every ruling of RULES.md section 3,
+ * position strings and move tokens. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "engines/palagan/palagan.h"
+#include "search/perft.h"
+
+static const struct game *G = &palagan_game;
+
+/* A position of side 5, black to move (not the first turn), with the given
+ * cells ("e5 f6 ...") of each colour and full-ish reserves. */
+static struct pal_state setup(const char *black, const char *white, int stm)
+{
+    struct pal_state s;
+    const struct pal_geom *g = pal_geom(5);
+    pal_start(&s, 5);
+    s.first = 0;
+    s.stm = (uint8_t)stm;
+    const char *lists[2] = {black, white};
+    for (int col = 0; col < 2; col++) {
+        char buf[256];
+        char *tok[64];
+        snprintf(buf, sizeof buf, "%s", lists[col]);
+        int n = str_split(buf, tok, 64);
+        for (int i = 0; i < n; i++) {
+            int x = tok[i][0] - 'a', y = atoi(tok[i] + 1) - 1;
+            assert_true(x >= 0 && y >= 0 && x < g->d && y < g->d);
+            int c = g->idx[x][y];
+            assert_true(c >= 0);
+            pal_set(s.occ[col], c);
+        }
+        s.reserve[col] = (uint8_t)(PAL_PIECES - n);
+    }
+    assert_true(pal_all_alive(g, &s));
+    return s;
+}
+
+static int cell(const char *name)
+{
+    const struct pal_geom *g = pal_geom(5);
+    return g->idx[name[0] - 'a'][atoi(name + 1) - 1];
+}
+
+static int at(const struct pal_state *s, const char *name) { return pal_at(s, cell(name)); }
+
+/* Parse and play a token; returns the parse code. */
+static int play(struct pal_state *s, const char *tok)
+{
+    char err[GAME_ERR_LEN];
+    gmove m;
+    int rc = G->parse_move(s, tok, &m, err, sizeof err);
+    if (rc == 0) {
+        char back[64];
+        G->format_move(s, m, back, sizeof back);
+        assert_string_equal(back, tok); /* tests use canonical tokens */
+        G->play(s, m);
+    }
+    return rc;
+}
+
+static bool listed(const struct pal_state *s, const char *tok)
+{
+    static gmove mv[32768];
+    int n = G->gen_moves(s, mv, 32768);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        char b[64];
+        G->format_move(s, mv[i], b, sizeof b);
+        if (strcmp(b, tok) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_perft(void **state)
+{
+    (void)state;
+    struct pal_config cfg;
+    struct pal_state s;
+    char err[GAME_ERR_LEN];
+    G->config_default(&cfg);
+    assert_int_equal(cfg.size, 5);
+    G->start(&s, &cfg);
+    assert_int_equal(perft(G, &s, 1), 62);
+    assert_int_equal(perft(G, &s, 2), 242361);
+    assert_int_equal(G->config_set(&cfg, "size", "4", err, sizeof err), 0);
+    G->start(&s, &cfg);
+    assert_int_equal(perft(G, &s, 1), 38);
+    assert_int_equal(perft(G, &s, 2), 55977);
+    for (int n = 6; n <= 9; n++) {
+        pal_start(&s, n);
+        assert_int_equal(perft(G, &s, 1), 3 * n * n - 3 * n + 2);
+    }
+    assert_int_not_equal(G->config_set(&cfg, "size", "10", err, sizeof err), 0);
+    assert_int_not_equal(G->config_set(&cfg, "size", "3", err, sizeof err), 0);
+    assert_int_not_equal(G->config_set(&cfg, "side", "5", err, sizeof err), 0);
+}
+
+static void test_first_turn(void **state)
+{
+    (void)state;
+    struct pal_state s;
+    pal_start(&s, 5);
+    struct pal_state t = s;
+    assert_int_equal(play(&t, "@e5,@e6"), GAME_EILLEGAL);
+    assert_int_equal(play(&t, "@e5"), 0);
+    assert_int_equal(t.stm, 1);
+    assert_int_equal(t.reserve[0], 19);
+    assert_int_equal(play(&t, "@e6,@f6"), 0); /* later turns: two */
+    /* a pass on the first turn still uses it up */
+    t = s;
+    assert_int_equal(play(&t, "pass"), 0);
+    assert_int_equal(t.first, 0);
+    assert_int_equal(play(&t, "@e6,@f6"), 0);
+}
+
+static void test_summon_captures(void **state)
+{
+    (void)state;
+    /* white a1 (corner: neighbours b1 a2 b2) */
+    struct pal_state s = setup("b1 a2", "a1", 0);
+    assert_int_equal(play(&s, "@b2"), 0);
+    assert_int_equal(at(&s, "a1"), -1);
+    assert_int_equal(s.captures[0], 1);
+    assert_int_equal(s.quiet, 0);
+}
+
+static void test_push(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "f5", 0);
+    assert_true(listed(&s, "e5-f5"));
+    assert_int_equal(play(&s, "e5-f5"), 0);
+    assert_int_equal(at(&s, "e5"), -1);
+    assert_int_equal(at(&s, "f5"), 0);
+    assert_int_equal(at(&s, "g5"), 1);
+    /* diagonal direction (+1,+1): e5 pushes f6 to g7 */
+    s = setup("e5", "f6", 0);
+    assert_int_equal(play(&s, "e5-f6"), 0);
+    assert_int_equal(at(&s, "g7"), 1);
+    /* a push that captures: the pushed piece lands in a pocket */
+    s = setup("e5 h5 g4 h6", "f5", 0); /* g5 has neighbours h5 f5 g6 g4 h6 f4 */
+    assert_int_equal(play(&s, "e5-f5,@g6"), 0);
+    assert_int_equal(at(&s, "g5"), 1);
+    s = setup("e5 h5 g4 h6 g6", "f5", 0); /* g5 surrounded but f4 ... */
+    assert_int_equal(play(&s, "@f4,e5-f5"), 0);
+    assert_int_equal(at(&s, "g5"), -1); /* pushed into the pocket: captured */
+    assert_int_equal(s.captures[0], 1);
+}
+
+static void test_push_blocked(void **state)
+{
+    (void)state;
+    /* by the edge: i5 is on the right edge, j5 is off the board */
+    struct pal_state s = setup("h5", "i5", 0);
+    assert_false(listed(&s, "h5-i5"));
+    assert_int_equal(play(&s, "h5-i5"), GAME_EILLEGAL);
+    /* by an enemy piece behind (no chains) */
+    s = setup("e5", "f5 g5", 0);
+    assert_false(listed(&s, "e5-f5"));
+    assert_int_equal(play(&s, "e5-f5"), GAME_EILLEGAL);
+    /* by an own piece behind */
+    s = setup("e5 g5", "f5", 0);
+    assert_int_equal(play(&s, "e5-f5"), GAME_EILLEGAL);
+    /* never onto an own piece, never two cells */
+    s = setup("e5 f5", "a1", 0);
+    assert_int_equal(play(&s, "e5-f5"), GAME_EILLEGAL);
+    assert_int_equal(play(&s, "e5-g5"), GAME_EILLEGAL);
+    assert_int_equal(play(&s, "e5-f4"), GAME_EILLEGAL); /* (+1,-1) is no direction */
+}
+
+static void test_suicide(void **state)
+{
+    (void)state;
+    /* white cluster b1 a2 b2 with liberties a1 c3 only */
+    struct pal_state s = setup("c1 c2 a3 b3", "b1 a2 b2", 0);
+    assert_int_equal(play(&s, "@a1"), GAME_EILLEGAL); /* one-maneuver suicide */
+    assert_false(listed(&s, "@a1"));
+    assert_false(listed(&s, "@a1,@e5")); /* second maneuver does not help */
+    assert_int_equal(play(&s, "@a1,@e5"), GAME_EILLEGAL);
+    /* first maneuver suicidal, the second captures: legal */
+    assert_true(listed(&s, "@a1,@c3"));
+    struct pal_state t = s;
+    assert_int_equal(play(&t, "@a1,@c3"), 0);
+    assert_int_equal(t.captures[0], 3);
+    assert_int_equal(at(&t, "a1"), 0);
+    assert_int_equal(at(&t, "b2"), -1);
+    /* the other order captures on the second maneuver too */
+    t = s;
+    assert_int_equal(play(&t, "@c3,@a1"), 0);
+    assert_int_equal(t.captures[0], 3);
+}
+
+static void test_capture_after_first(void **state)
+{
+    (void)state;
+    /* white a1 in atari (liberty b2); black captures it with the first
+     * maneuver and summons onto the freed cell with the second */
+    struct pal_state s = setup("b1 a2", "a1", 0);
+    assert_true(listed(&s, "@b2,@a1"));
+    assert_int_equal(play(&s, "@b2,@a1"), 0);
+    assert_int_equal(at(&s, "a1"), 0);
+    assert_int_equal(s.captures[0], 1);
+    /* and the capture really happens after the first maneuver: without it
+     * a1 would still be occupied */
+    s = setup("b1 a2", "a1", 0);
+    assert_int_equal(play(&s, "@a1"), GAME_EILLEGAL);
+}
+
+static void test_undo(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "a1", 0);
+    assert_false(listed(&s, "e5-f5,f5-e5"));
+    assert_int_equal(play(&s, "e5-f5,f5-e5"), GAME_EILLEGAL);
+    assert_true(listed(&s, "e5-f5,f5-g5"));
+    /* another piece may take the vacated cell */
+    s = setup("e5 d5", "a1", 0);
+    assert_int_equal(play(&s, "e5-f5,d5-e5"), 0);
+    /* a push cannot be undone either */
+    s = setup("e5", "f5", 0);
+    assert_int_equal(play(&s, "e5-f5,f5-e5"), GAME_EILLEGAL);
+    assert_int_equal(play(&s, "e5-f5,@e5"), 0); /* a summon there is fine */
+}
+
+static void test_end_passes(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "a1", 0);
+    struct game_result r;
+    assert_int_equal(play(&s, "pass"), 0);
+    G->result(&s, NULL, 0, &r);
+    assert_false(r.over);
+    assert_int_equal(play(&s, "@b2"), 0); /* breaks the pass run */
+    assert_int_equal(play(&s, "pass"), 0);
+    assert_int_equal(play(&s, "pass"), 0);
+    G->result(&s, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "passes");
+    assert_string_equal(game_outcome2(&r), "draw");
+    gmove mv[4];
+    assert_int_equal(G->gen_moves(&s, mv, 4), 0);
+    char err[GAME_ERR_LEN];
+    assert_int_equal(G->parse_move(&s, "pass", &mv[0], err, sizeof err), GAME_EOVER);
+}
+
+static void test_end_quiet(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5 b1 a2", "a1 i9", 0);
+    s.quiet = 18;
+    struct pal_state t = s;
+    assert_int_equal(play(&t, "@e6"), 0); /* a summon resets the counter */
+    assert_int_equal(t.quiet, 0);
+    t = s;
+    assert_int_equal(play(&t, "e5-e6"), 0);
+    assert_int_equal(t.quiet, 19);
+    struct game_result r;
+    G->result(&t, NULL, 0, &r);
+    assert_false(r.over);
+    struct pal_state u = t;
+    assert_int_equal(play(&u, "i9-h9"), 0); /* 20th quiet ply */
+    G->result(&u, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "quiet");
+    assert_string_equal(game_outcome2(&r), "draw");
+    /* a capture resets it too, and decides the winner */
+    u = t;
+    assert_int_equal(play(&u, "pass"), 0); /* quiet 20 */
+    s = setup("b1 c3", "a1 i9", 0);
+    s.quiet = 19;
+    assert_int_equal(play(&s, "@a2,c3-b2"), 0);
+    assert_int_equal(s.quiet, 0);
+    assert_int_equal(s.captures[0], 1);
+    s.passes = 2;
+    G->result(&s, NULL, 0, &r);
+    assert_true(r.over);
+    assert_string_equal(game_outcome2(&r), "p1win");
+}
+
+static void test_empty_reserve(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "a1", 0);
+    s.reserve[0] = 0;
+    assert_int_equal(play(&s, "@e6"), GAME_EILLEGAL);
+    gmove mv[4096];
+    int n = G->gen_moves(&s, mv, 4096);
+    for (int i = 0; i < n; i++) {
+        char b[64];
+        G->format_move(&s, mv[i], b, sizeof b);
+        assert_null(strchr(b, '@'));
+    }
+    assert_true(n > 1);
+    /* one summon left: the second summon of a turn is illegal */
+    s.reserve[0] = 1;
+    assert_int_equal(play(&s, "@e6,@e7"), GAME_EILLEGAL);
+    assert_int_equal(play(&s, "@e6,e5-d5"), 0);
+    assert_int_equal(s.reserve[0], 0);
+}
+
+static void test_gen_overflow(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "a1", 0);
+    gmove mv[100];
+    assert_int_equal(G->gen_moves(&s, mv, 100), -1);
+    int n = G->count_moves(&s);
+    assert_true(n > 3000);
+    static gmove all[32768];
+    assert_int_equal(G->gen_moves(&s, all, 32768), n);
+    assert_int_equal(G->gen_moves(&s, all, n), n);
+    assert_int_equal(G->gen_moves(&s, all, n - 1), -1);
+}
+
+/* count_moves (fast) agrees with gen_moves on policy-played games, which
+ * are full of captures, holes and pushes. */
+static void test_count(void **state)
+{
+    (void)state;
+    static gmove mv[1 << 17];
+    struct rng r;
+    rng_seed(&r, 11);
+    long checked = 0;
+    for (int n = 4; n <= 7; n++) {
+        const struct pal_geom *g = pal_geom(n);
+        for (int game = 0; game < (n <= 5 ? 6 : 1); game++) {
+            struct pal_state s;
+            pal_start(&s, n);
+            while (!pal_over(&s)) {
+                int a = G->gen_moves(&s, mv, 1 << 17);
+                assert_int_equal(G->count_moves(&s), a);
+                checked++;
+                struct pal_state save = s;
+                while (pal_policy_man(g, &s, &r, &pal_default_policy))
+                    ;
+                if (!pal_can_end(g, &s))
+                    s = save;
+                pal_end_turn(&s);
+            }
+        }
+    }
+    assert_true(checked > 200);
+}
+
+static void test_fen(void **state)
+{
+    (void)state;
+    struct pal_state s, t;
+    struct pal_config cfg;
+    char buf[1024], err[GAME_ERR_LEN];
+    G->config_default(&cfg);
+    G->start(&s, &cfg);
+    G->format_pos(&s, buf, sizeof buf);
+    assert_string_equal(buf, "5/6/7/8/9/8/7/6/5 b 20/20 0/0 1 0 0");
+    /* random games: every position round-trips with the same hash */
+    struct rng r;
+    rng_seed(&r, 7);
+    static gmove mv[32768];
+    for (int game = 0; game < 6; game++) {
+        pal_start(&s, 4 + game);
+        for (int ply = 0; ply < 60; ply++) {
+            G->format_pos(&s, buf, sizeof buf);
+            memset(&t, 0xab, sizeof t);
+            assert_int_equal(G->parse_pos(&t, &cfg, buf, err, sizeof err), 0);
+            char again[1024];
+            G->format_pos(&t, again, sizeof again);
+            assert_string_equal(buf, again);
+            assert_true(G->hash(&s) == G->hash(&t));
+            assert_int_equal(memcmp(&s, &t, sizeof s), 0);
+            int n = G->gen_moves(&s, mv, 32768);
+            if (n <= 0)
+                break;
+            G->play(&s, mv[n > 1 ? 1 + rng_below(&r, (uint64_t)n - 1) : 0]);
+        }
+    }
+    const char *bad[] = {
+        "",
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 1 0",     /* a field short */
+        "5/6/7/8/9/8/7/6/5 x 20/20 0/0 1 0 0",   /* side */
+        "5/6/7/8/9/8/7/6/4 b 20/20 0/0 0 0 0",   /* short rank */
+        "5/6/7/8/9/8/7/6/6 b 20/20 0/0 0 0 0",   /* long rank */
+        "5/6/7/8/9/8/7/6 b 20/20 0/0 0 0 0",     /* even rank count */
+        "5/6/7/8/9/8/7/6/5 b 21/20 0/0 0 0 0",   /* reserve */
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 0 21 0",  /* quiet */
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 0 0 3",   /* passes */
+        "5/6/7/8/9/8/7/6/5 w 20/20 0/0 1 0 0",   /* first turn is black's */
+        "5/6/7/8/9/8/7/6/bb3 b 18/20 0/0 0 0 0", /* legal */
+        "5/6/7/8/9/8/7/6/wb3 b 19/19 0/0 0 0 0", /* legal */
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/1 0 0 0",   /* 21 black pieces */
+        "5/6/7/8/9/8/7/bb4/wb3 b 16/19 0/0 0 0 0", /* a1 white, no liberty */
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 0 0 0 x", /* extra field */
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 0 -1 0",
+        "5/6/7/8/9/8/7/6/5 b 20/20 0/0 0 01x 0",
+        "5/6/7/8/z/8/7/6/5 b 20/20 0/0 0 0 0",
+        "5/6/7/8/09/8/7/6/5 b 20/20 0/0 0 0 0",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        if (i == 10 || i == 11)
+            continue; /* legal, checked below */
+        memset(&t, 0x5a, sizeof t);
+        struct pal_state u = t;
+        assert_int_not_equal(G->parse_pos(&t, &cfg, bad[i], err, sizeof err), 0);
+        assert_int_equal(memcmp(&t, &u, sizeof t), 0); /* untouched */
+    }
+    assert_int_equal(G->parse_pos(&t, &cfg, bad[10], err, sizeof err), 0);
+    assert_int_equal(G->parse_pos(&t, &cfg, bad[11], err, sizeof err), 0);
+    assert_int_equal(pal_at(&t, cell("a1")), 1);
+    assert_int_equal(pal_at(&t, cell("b1")), 0);
+    /* a size-4 and a size-9 string */
+    assert_int_equal(G->parse_pos(&t, &cfg, "4/5/6/7/6/5/4 w 20/19 0/0 0 3 1", err, sizeof err), 0);
+    assert_int_equal(t.n, 4);
+    assert_int_equal(t.stm, 1);
+    assert_int_equal(G->parse_pos(&t, &cfg,
+                                  "9/10/11/12/13/14/15/16/17/16/15/14/13/12/11/10/b8 w 19/20 0/0 0 0 0",
+                                  err, sizeof err), 0);
+    assert_int_equal(t.n, 9);
+    G->format_pos(&t, buf, sizeof buf);
+    assert_string_equal(buf, "9/10/11/12/13/14/15/16/17/16/15/14/13/12/11/10/b8 w 19/20 0/0 0 0 0");
+}
+
+static void test_tokens(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "f5", 0);
+    char err[GAME_ERR_LEN];
+    gmove m;
+    const char *syn[] = {"", "@", "@e", "e5-", "e5--f5", "@e5,", ",@e5", "@e5,@e6,@e7",
+                         "e5-f5x", "@e0", "@e05", "5e", "pas", "PASS2", "e5f"};
+    for (size_t i = 0; i < ARRAY_LEN(syn); i++)
+        assert_int_equal(G->parse_move(&s, syn[i], &m, err, sizeof err), GAME_ESYNTAX);
+    const char *ill[] = {"@e5", "@j5", "@a9", "@e10", "f5-g5", "e5-e5", "d4-e4", "@e6,@e6"};
+    for (size_t i = 0; i < ARRAY_LEN(ill); i++)
+        assert_int_equal(G->parse_move(&s, ill[i], &m, err, sizeof err), GAME_EILLEGAL);
+    /* accepted spellings, printed canonically */
+    assert_int_equal(G->parse_move(&s, "e5f5", &m, err, sizeof err), 0);
+    char b[64];
+    G->format_move(&s, m, b, sizeof b);
+    assert_string_equal(b, "e5-f5");
+    assert_int_equal(G->parse_move(&s, "@E6,E5-F5", &m, err, sizeof err), 0);
+    G->format_move(&s, m, b, sizeof b);
+    assert_string_equal(b, "@e6,e5-f5");
+}
+
+static void test_show(void **state)
+{
+    (void)state;
+    struct pal_state s = setup("e5", "f6", 0);
+    char buf[4096];
+    G->show(&s, buf, sizeof buf);
+    assert_non_null(strstr(buf, " 5    . . . . b . . . .\n"));
+    assert_non_null(strstr(buf, "reserve black 19 white 19"));
+    for (int n = 4; n <= 9; n++) {
+        pal_start(&s, n);
+        G->show(&s, buf, sizeof buf);
+        assert_true(strlen(buf) < sizeof buf - 1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_first_turn),
+        cmocka_unit_test(test_summon_captures),
+        cmocka_unit_test(test_push),
+        cmocka_unit_test(test_push_blocked),
+        cmocka_unit_test(test_suicide),
+        cmocka_unit_test(test_capture_after_first),
+        cmocka_unit_test(test_undo),
+        cmocka_unit_test(test_end_passes),
+        cmocka_unit_test(test_end_quiet),
+        cmocka_unit_test(test_empty_reserve),
+        cmocka_unit_test(test_gen_overflow),
+        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_fen),
+        cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_show),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
