@@ -171,6 +171,15 @@ int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
                 return take_line(p, line, n, 1), REF_IO_LINE;
             return REF_IO_EOF;
         }
+        /* Past the deadline, what is already in the pipe is still read once
+         * (a bestmove written in time is not lost to a slow reader), but an
+         * engine that keeps writing (an info flood) cannot hold the wait
+         * open: the next time the buffer runs dry it is a timeout. */
+        if (now_us() >= deadline_us) {
+            if (p->last_read_for == deadline_us)
+                return REF_IO_TIMEOUT;
+            p->last_read_for = deadline_us;
+        }
         r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
         if (r > 0) {
             p->len += (size_t)r;

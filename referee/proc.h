@@ -23,6 +23,7 @@ struct ref_proc {
     int log_fd;         /* protocol trace (-1 = none) */
     int eof;            /* stdout closed */
     size_t len;         /* bytes in buf */
+    int64_t last_read_for; /* the deadline past which one last read was made */
     char buf[2 * REF_LINE_MAX];
 };
 

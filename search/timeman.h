@@ -17,7 +17,7 @@ struct timeman {
 };
 
 /* Tunables (named, Ethereal style). */
-#define TM_MOVE_OVERHEAD_MS 20 /* per move, for pipes and scheduling */
+#define TM_MOVE_OVERHEAD_MS 50 /* per move, for pipes and a loaded scheduler */
 #define TM_DEFAULT_MOVESTOGO 30
 
 void tm_init(struct timeman *tm, const struct search_req *req, int seat);

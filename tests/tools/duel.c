@@ -58,7 +58,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
     const struct game *g = e->game;
     unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
     static uint64_t hist[4096];
-    static gmove mv[32768];
+    static gmove mv[131072];
     struct game_result r;
     struct rng rng;
     int n = 0;
@@ -72,7 +72,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
         e->newgame(b);
     }
     for (int i = 0; i < 4; i++) { /* opening */
-        int k = g->gen_moves(st, mv, 32768);
+        int k = g->gen_moves(st, mv, 131072);
         if (k <= 0)
             break;
         hist[n++] = g->hash(st);

@@ -10,7 +10,8 @@
  *   - a line answered with `error` left the position string unchanged;
  *   - the engine never dies, and exits with status 0 on quit at the end
  *     (under the sanitizers this also means no leak).
- * A `go` is always followed by `stop`; perft depths are capped at 2 and
+ * A `go` is always followed by `stop`; perft depths are capped at 2 (or at
+ * N for a corpus with a line "#!perft-max N") and
  * Hash sizes at 64 MiB so every line stays cheap.
  */
 #include <ctype.h>
@@ -26,6 +27,7 @@ static int ncorpus;
 static char **words;
 static int nwords;
 static char moves[4096][64];
+static int perft_max = 2; /* a corpus line "#!perft-max N" lowers it */
 static int nmoves;
 
 static void load_corpus(const char *path)
@@ -36,6 +38,10 @@ static void load_corpus(const char *path)
         die("cannot open corpus %s", path);
     while (fgets(line, sizeof line, f)) {
         str_chomp(line);
+        if (str_prefix(line, "#!perft-max ")) {
+            perft_max = atoi(line + 12);
+            continue;
+        }
         if (!line[0] || line[0] == '#')
             continue;
         corpus = xrealloc(corpus, (size_t)(ncorpus + 1) * sizeof *corpus);
@@ -142,8 +148,10 @@ static void tame(char *s, size_t cap, int *is_go)
     }
     if (n > 1 && (strcmp(tok[0], "perft") == 0 || strcmp(tok[0], "divide") == 0)) {
         int64_t d;
-        if (parse_i64(tok[1], -1000, 1000000, &d) == 0 && d > 2)
-            tok[1] = "2";
+        static char capped[16];
+        snprintf(capped, sizeof capped, "%d", perft_max);
+        if (parse_i64(tok[1], -1000, 1000000, &d) == 0 && d > perft_max)
+            tok[1] = capped;
     }
     for (int i = 0; i + 1 < n; i++)
         if (str_ieq(tok[i], "Hash") || strstr(tok[i], "Memory") || strstr(tok[i], "memory")) {

@@ -22,6 +22,9 @@ ok
 > go nodes 100
 bestmove pass
 # a capture: white a1..d1 has one liberty, e2; search and greedy take it
+# (newgame reseeds: the timed searches above leave the generator anywhere)
+> newgame
+ok
 > position fen 4/5/6/7/6/bbbb1/wwww b 16/16 0/0 0 0 0
 ok
 > go nodes 2000
