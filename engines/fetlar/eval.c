@@ -36,6 +36,7 @@ enum {
     W_TEMPO = 12,
     W_FORK1 = 300,       /* attackers to move, the king threatens a fork */
     W_FORK2 = 2500,      /* ... from two squares */
+    QUIET_FADE = 40,     /* quiet plies before the score starts to fade */
 };
 static const int W_PRESS[5] = {0, 8, 30, 90, 0}; /* attackers beside the king */
 
@@ -192,7 +193,18 @@ static int route_blockable(const struct fetlar_state *s)
     return 0;
 }
 
-/* Edge squares the king reaches in one move from which two routes open. */
+/* Next to a corner: the route to it cannot be blocked. */
+static int beside_corner(int sq)
+{
+    for (int d = 0; d < 4; d++)
+        if (fetlar_nb[sq][d] >= 0 && fetlar_is_corner(fetlar_nb[sq][d]))
+            return 1;
+    return 0;
+}
+
+/* Edge squares the king reaches in one move from which two routes open, or
+ * one beside a corner (the edge king cannot be captured there, nor the
+ * corner blocked). */
 static int king_forks(const struct fetlar_state *s)
 {
     int forks = 0;
@@ -206,7 +218,7 @@ static int king_forks(const struct fetlar_state *s)
         rm &= rm - 1;
         int sq = r * FETLAR_N + t;
         if (fetlar_on_edge(sq) && !fetlar_is_corner(sq) &&
-            routes_at(s, k, sq) >= 2)
+            (beside_corner(sq) || routes_at(s, k, sq) >= 2))
             forks++;
     }
     while (cm) {
@@ -214,7 +226,7 @@ static int king_forks(const struct fetlar_state *s)
         cm &= cm - 1;
         int sq = t * FETLAR_N + c;
         if (fetlar_on_edge(sq) && !fetlar_is_corner(sq) &&
-            routes_at(s, k, sq) >= 2)
+            (beside_corner(sq) || routes_at(s, k, sq) >= 2))
             forks++;
     }
     return forks;
@@ -330,7 +342,9 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
     }
     int open = popcnt(region & CORNERS), size = popcnt(region);
     t->cordon = open ? W_OPEN_CORNER * open : -W_CORDON;
-    t->cordon += W_REGION * (size < W_REGION_CAP ? size : W_REGION_CAP);
+    /* Inside a closed cordon every square counts: tightening it is the
+     * attackers' progress. */
+    t->cordon += W_REGION * (size < W_REGION_CAP || !open ? size : W_REGION_CAP);
 
     /* Corner guards. */
     t->guards = -W_GUARD * popcnt(att & GUARDS);
@@ -347,5 +361,11 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
 
     int white = t->material + t->king_routes + t->corner_dist + t->guards +
                 t->king_free + t->cordon + t->pressure;
+    /* The 100-ply rule: past QUIET_FADE quiet plies the score fades toward
+     * the draw it is heading for, so the side ahead looks for a capture
+     * (which resets the counter) instead of shuffling. */
+    if (s->quiet > QUIET_FADE)
+        white = white * (FETLAR_DRAW_PLIES - s->quiet) /
+                (FETLAR_DRAW_PLIES - QUIET_FADE);
     return stm * white + W_TEMPO;
 }
