@@ -29,6 +29,9 @@ enum {
     W_KING_FREE = 4,     /* per square the king can move to */
     W_REGION = 2,        /* per square of the king's region (capped) */
     W_REGION_CAP = 60,
+    W_REGION_CLOSED = 5, /* per square of a closed cordon's region */
+    W_KING_FREE_CLOSED = 6, /* extra per king square inside a closed cordon */
+    W_NEAR = 12,         /* per attacker within two squares of a shut-in king */
     W_OPEN_CORNER = 20,  /* per corner inside the king's region */
     W_CORDON = 260,      /* the attackers' cordon is closed (black) */
     W_GUARD = 28,        /* per attacker on a diagonal corner guard square */
@@ -36,7 +39,9 @@ enum {
     W_TEMPO = 12,
     W_FORK1 = 300,       /* attackers to move, the king threatens a fork */
     W_FORK2 = 2500,      /* ... from two squares */
-    QUIET_FADE = 40,     /* quiet plies before the score starts to fade */
+    QUIET_FADE = 40,
+    W_REACH2_CLOSED = 2, /* per square the shut-in king reaches in two moves */
+    W_BALANCE = 150,     /* centres the score: about 0 at the start */     /* quiet plies before the score starts to fade */
 };
 static const int W_PRESS[5] = {0, 8, 30, 90, 0}; /* attackers beside the king */
 
@@ -313,6 +318,7 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
 
     /* King distance in moves to each corner. */
     bb_t seen = king, front = king;
+    int reach2 = 0;
     for (int d = 1; d <= 4 && front; d++) {
         bb_t nxt = slide_all(front, empty) & ~seen;
         int corners = popcnt(nxt & CORNERS);
@@ -322,6 +328,8 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
                                                 : d == 4 ? W_DIST4 : 0);
         seen |= nxt;
         front = nxt;
+        if (d == 2)
+            reach2 = popcnt(seen) - 1;
     }
     if (fetlar_routes(s))
         t->king_routes = W_ROUTE_FORCED; /* black to move, one route */
@@ -341,10 +349,21 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
         region = grow;
     }
     int open = popcnt(region & CORNERS), size = popcnt(region);
-    t->cordon = open ? W_OPEN_CORNER * open : -W_CORDON;
-    /* Inside a closed cordon every square counts: tightening it is the
-     * attackers' progress. */
-    t->cordon += W_REGION * (size < W_REGION_CAP || !open ? size : W_REGION_CAP);
+    if (open) {
+        t->cordon = W_OPEN_CORNER * open +
+                    W_REGION * (size < W_REGION_CAP ? size : W_REGION_CAP);
+    } else {
+        /* Inside a closed cordon every square counts: tightening it, taking
+         * the king's moves and closing in on him is the attackers'
+         * progress. */
+        bb_t near = neighbours(king);
+        near |= neighbours(near);
+        near |= ((near << 1) & NOT_A) | ((near >> 1) & NOT_K);
+        t->cordon = -W_CORDON + W_REGION_CLOSED * size -
+                    W_NEAR * popcnt(near & att);
+        t->king_free += W_KING_FREE_CLOSED * t->king_free / W_KING_FREE +
+                        W_REACH2_CLOSED * reach2;
+    }
 
     /* Corner guards. */
     t->guards = -W_GUARD * popcnt(att & GUARDS);
@@ -359,12 +378,12 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
         press = press > 2 ? 2 : press;
     t->pressure = -W_PRESS[press > 4 ? 4 : press];
 
-    int white = t->material + t->king_routes + t->corner_dist + t->guards +
+    int white = W_BALANCE + t->material + t->king_routes + t->corner_dist + t->guards +
                 t->king_free + t->cordon + t->pressure;
     /* The 100-ply rule: past QUIET_FADE quiet plies the score fades toward
      * the draw it is heading for, so the side ahead looks for a capture
      * (which resets the counter) instead of shuffling. */
-    if (s->quiet > QUIET_FADE)
+    if (s->quiet > QUIET_FADE && (s->ndef > 0 || white > 0))
         white = white * (FETLAR_DRAW_PLIES - s->quiet) /
                 (FETLAR_DRAW_PLIES - QUIET_FADE);
     return stm * white + W_TEMPO;

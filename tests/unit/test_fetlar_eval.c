@@ -162,6 +162,48 @@ static void test_eval_symmetry(void **state)
     assert_true(b - 12 == -(w - 12)); /* same position, tempo aside */
 }
 
+/* The start is about even: a draw is then as bad for either side as the
+ * Contempt option says (the eval once gave the attackers +160 there, so the
+ * defenders took repetitions). */
+static void test_eval_centred(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    fetlar_game.start(&s, NULL);
+    int b = fetlar_evaluate(&s, NULL);
+    assert_true(b > -60 && b < 60);
+}
+
+/* Sixteen attackers cutting off all four corners (a4 b3 c2 d1 and
+ * mirrored), the lone king inside. */
+#define RING "ta4 tb3 tc2 td1 tk4 tj3 ti2 th1 ta8 tb9 tc10 td11 " \
+             "tk8 tj9 ti10 th11"
+
+/* Inside a closed cordon the lone king's shrinking room is the attackers'
+ * progress, and it is not faded by the 100-ply counter (there is nothing
+ * left to capture but the king, so only that progress can win). */
+static void test_shut_in_king(void **state)
+{
+    (void)state;
+    struct fetlar_state far, near;
+    setup(&far, RING " Ke5 tb2 tj2 tb10", 'b');
+    setup(&near, RING " Ke5 te7 tc5 tb10", 'b');
+    int ef = fetlar_evaluate(&far, NULL), en = fetlar_evaluate(&near, NULL);
+    /* Attackers to move: higher is better for them.  Two pieces cutting
+     * the king's lines count for much more than the two squares of room
+     * they take. */
+    assert_true(en > ef + 40);
+    far.quiet = 80;
+    assert_int_equal(fetlar_evaluate(&far, NULL), ef);
+    /* With a defender left the score still fades toward the draw. */
+    struct fetlar_state d;
+    setup(&d, RING " Ke5 tb2 tj2 tb10 Tf9", 'b');
+    int e0 = fetlar_evaluate(&d, NULL);
+    d.quiet = 80;
+    int e80 = fetlar_evaluate(&d, NULL);
+    assert_true(e0 > 200 && e80 < e0 / 2 + 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +214,8 @@ int main(void)
         cmocka_unit_test(test_king_capture_in_one),
         cmocka_unit_test(test_tactical_moves),
         cmocka_unit_test(test_eval_symmetry),
+        cmocka_unit_test(test_eval_centred),
+        cmocka_unit_test(test_shut_in_king),
     };
     return cmocka_run_group_tests_name("fetlar_eval", tests, NULL, NULL);
 }
