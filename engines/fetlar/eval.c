@@ -39,9 +39,9 @@ enum {
     W_TEMPO = 12,
     W_FORK1 = 300,       /* attackers to move, the king threatens a fork */
     W_FORK2 = 2500,      /* ... from two squares */
-    QUIET_FADE = 40,
+    QUIET_FADE = 40,     /* quiet plies before the score starts to fade */
     W_REACH2_CLOSED = 2, /* per square the shut-in king reaches in two moves */
-    W_BALANCE = 150,     /* centres the score: about 0 at the start */     /* quiet plies before the score starts to fade */
+    W_BALANCE = 150,     /* centres the score: about 0 at the start */
 };
 static const int W_PRESS[5] = {0, 8, 30, 90, 0}; /* attackers beside the king */
 

@@ -168,22 +168,41 @@ static int king_enclosed(const struct fetlar_state *s, int k)
     return 1;
 }
 
+/* The captures of fetlar_play decided without playing: each neighbour of
+ * the arrival square is judged on its own (pieces taken by one move are
+ * never part of another capture's pincer), with the departure square
+ * already empty. */
 int fetlar_captures(const struct fetlar_state *s, gmove m)
 {
     int from = FETLAR_FROM(m), to = FETLAR_TO(m), side = s->side;
-    struct fetlar_state t;
-    /* Cheap pre-check: an enemy next to the arrival square. */
-    int any = 0;
     for (int d = 0; d < 4; d++) {
         int n = fetlar_nb[to][d];
-        if (n >= 0 && n != from && s->board[n] &&
-            piece_side(s->board[n]) != side)
-            any = 1;
+        if (n < 0)
+            continue;
+        int q = s->board[n];
+        if (!q || piece_side(q) == side)
+            continue;
+        if (q == FETLAR_KING) {
+            if (fetlar_on_edge(n))
+                continue;
+            int shut = 1;
+            for (int e = 0; e < 4 && shut; e++) {
+                int x = fetlar_nb[n][e];
+                shut = x == to || x == FETLAR_THRONE ||
+                       (x != from && s->board[x] == FETLAR_ATT);
+            }
+            if (shut)
+                return 1;
+            continue;
+        }
+        int f = fetlar_nb[n][d];
+        if (f < 0)
+            continue;
+        if (f == from ? (fetlar_is_corner(f) || f == FETLAR_THRONE)
+                      : hostile(s, f, side))
+            return 1;
     }
-    if (!any)
-        return 0;
-    memcpy(&t, s, sizeof t);
-    return fetlar_play(&t, m) > 0;
+    return 0;
 }
 
 int fetlar_play(struct fetlar_state *s, gmove m)

@@ -820,6 +820,13 @@ static void test_reference_agrees(void **state)
             int n = G->gen_moves(&s, mv, 512);
             if (n <= 0)
                 break;
+            /* fetlar_captures decides without playing: it must agree
+             * with playing the move, for every move. */
+            for (int i = 0; i < n; i++) {
+                struct fetlar_state t = s;
+                assert_int_equal(fetlar_captures(&s, mv[i]),
+                                 fetlar_play(&t, mv[i]) > 0);
+            }
             gmove pick = mv[rng_below(&rng, (uint64_t)n)];
             for (int i = 0; i < n; i++)
                 if (fetlar_captures(&s, mv[i]) && rng_below(&rng, 2)) {
