@@ -262,12 +262,37 @@ int fetlar_tactic(const struct fetlar_state *s)
 
 int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
 {
+    /* Arrival squares that may capture: beside an enemy soldier with a
+     * square hostile to it behind, or beside the king (attackers).  Only
+     * moves to these are checked exactly (the mover may be the pincer). */
+    uint8_t hot[FETLAR_SQ];
+    int side = s->side, nhot = 0;
+    memset(hot, 0, sizeof hot);
+    for (int n = 0; n < FETLAR_SQ; n++) {
+        int q = s->board[n];
+        if (!q || (q == FETLAR_ATT) == (side == FETLAR_BLACK))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int to = fetlar_nb[n][d];
+            if (to < 0 || s->board[to])
+                continue;
+            int f = fetlar_nb[n][d ^ 1], pincer = 0;
+            if (q == FETLAR_KING)
+                pincer = 1; /* the exact check decides */
+            else if (f >= 0 && s->board[f])
+                pincer = (s->board[f] == FETLAR_ATT) == (side == FETLAR_BLACK);
+            else if (f >= 0)
+                pincer = fetlar_is_corner(f) || f == FETLAR_THRONE;
+            if (pincer)
+                hot[to] = 1, nhot++;
+        }
+    }
     gmove mv[512];
     int n = fetlar_gen(s, mv, 512), k = 0;
     for (int i = 0; i < n && k < max; i++) {
         int to = FETLAR_TO(mv[i]);
         if ((FETLAR_FROM(mv[i]) == s->king && fetlar_is_corner(to)) ||
-            fetlar_captures(s, mv[i]))
+            (nhot && hot[to] && fetlar_captures(s, mv[i])))
             out[k++] = mv[i];
     }
     return k;
