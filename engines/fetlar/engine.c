@@ -51,7 +51,7 @@ static int decided(const struct fetlar_state *s)
         return -1;
     if (s->quiet >= FETLAR_DRAW_PLIES)
         return 2;
-    return fetlar_count(s) == 0 ? -1 : 0;
+    return fetlar_has_move(s) ? 0 : -1;
 }
 
 static int terminal(const void *st, int *outcome)

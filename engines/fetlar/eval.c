@@ -254,7 +254,7 @@ int fetlar_tactic(const struct fetlar_state *s)
         return 0;
     int r = fetlar_routes(s);
     if (r >= 2 || (r == 1 && !route_blockable(s)))
-        return fetlar_count(s) ? -2 : 0;
+        return fetlar_has_move(s) ? -2 : 0;
     return 0;
 }
 

@@ -63,6 +63,8 @@ static inline uint16_t fetlar_rowocc(const struct fetlar_state *s, int r)
 /* Rules entry points with concrete types (also behind fetlar_game). */
 int fetlar_gen(const struct fetlar_state *s, gmove *out, int max);
 int fetlar_count(const struct fetlar_state *s);
+/* fetlar_count(s) > 0, answered at the first movable piece. */
+int fetlar_has_move(const struct fetlar_state *s);
 /* Play a legal move; returns the number of pieces captured (king incl.). */
 int fetlar_play(struct fetlar_state *s, gmove m);
 /* Would this move capture something (soldier or king)? */

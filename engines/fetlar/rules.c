@@ -124,6 +124,23 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
     return n;
 }
 
+int fetlar_has_move(const struct fetlar_state *s)
+{
+    if (!game_running(s))
+        return 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[s->side][r];
+        while (pcs) {
+            int c = __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int king = r * FETLAR_N + c == s->king;
+            if (row_targets(s, r, c, king) || col_targets(s, r, c, king))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int fetlar_count(const struct fetlar_state *s)
 {
     if (!game_running(s))

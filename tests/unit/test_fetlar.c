@@ -829,6 +829,7 @@ static void test_reference_agrees(void **state)
                 struct fetlar_state t = s;
                 int caught = fetlar_play(&t, mv[i]) > 0;
                 assert_int_equal(fetlar_captures(&s, mv[i]), caught);
+                assert_int_equal(fetlar_has_move(&t), fetlar_count(&t) > 0);
                 /* The quiescence moves: exactly the captures and the
                  * king's escapes, in generation order. */
                 if (caught || t.over == FETLAR_ESCAPED) {
