@@ -124,24 +124,9 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
     return n;
 }
 
-int fetlar_has_move(const struct fetlar_state *s)
-{
-    if (!game_running(s))
-        return 0;
-    for (int r = 0; r < FETLAR_N; r++) {
-        unsigned pcs = s->rows[s->side][r];
-        while (pcs) {
-            int c = __builtin_ctz(pcs);
-            pcs &= pcs - 1;
-            int king = r * FETLAR_N + c == s->king;
-            if (row_targets(s, r, c, king) || col_targets(s, r, c, king))
-                return 1;
-        }
-    }
-    return 0;
-}
-
-int fetlar_count(const struct fetlar_state *s)
+/* Legal moves of the side to move; with `first`, stop at the first piece
+ * that can move (the answer is then only zero or not). */
+static inline int count_moves_of(const struct fetlar_state *s, int first)
 {
     if (!game_running(s))
         return 0;
@@ -154,10 +139,16 @@ int fetlar_count(const struct fetlar_state *s)
             int king = r * FETLAR_N + c == s->king;
             n += __builtin_popcount(row_targets(s, r, c, king)) +
                  __builtin_popcount(col_targets(s, r, c, king));
+            if (first && n)
+                return n;
         }
     }
     return n;
 }
+
+int fetlar_has_move(const struct fetlar_state *s) { return count_moves_of(s, 1) > 0; }
+
+int fetlar_count(const struct fetlar_state *s) { return count_moves_of(s, 0); }
 
 /* ---- captures ------------------------------------------------------------- */
 
