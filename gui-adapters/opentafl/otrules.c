@@ -73,6 +73,12 @@ void ot_board_compact(const char *grid, char *out, size_t n)
     }
 }
 
+void ot_rules_fetlar(const char *board, int attackers_first, char *out, size_t n)
+{
+    snprintf(out, n, "dim:11 name:Fetlar esc:c surf:n atkf:%c tfr:d ks:s ka:y start:%s",
+             attackers_first ? 'y' : 'n', board);
+}
+
 static int is_taflman(char c) { return c && strchr("gmknctGMKNCT", c) != NULL; }
 
 /* A space "e5" / "k11" on the 11x11 board: its length, or 0. */
