@@ -64,6 +64,8 @@ static struct {
     int stale_waited;     /* waited for them once already */
     int misses;           /* searches in a row the child did not answer */
     long junk;            /* other lines in this wait */
+    int depth;            /* the deepest depth the child reported in this go */
+    unsigned long long states;
     char rules[OT_REC + 256];
 } B;
 
@@ -299,10 +301,12 @@ static void status_info(const struct search_req *req, const char *text)
 {
     int depth;
     unsigned long long states;
-    if (sscanf(text, "Depth %d explored %llu states", &depth, &states) == 2)
+    if (sscanf(text, "Depth %d explored %llu states", &depth, &states) == 2) {
         search_info(req, "depth %d nodes %llu time %lld", depth, states,
                     (long long)((now_us() - req->start_us) / 1000));
-    else
+        B.depth = depth;
+        B.states = states;
+    } else
         search_info(req, "string ot: %.400s", text);
 }
 
@@ -331,8 +335,11 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
         childf("medan-limits %s", lim);
     }
     childf("play %s", side);
+    int64_t asked_us = now_us();
     B.played = B.asked = 1;
     B.junk = 0;
+    B.depth = 0;
+    B.states = 0;
     for (;;) {
         if (search_stopped(req))
             return give_up(b, req, "stopped");
@@ -355,6 +362,13 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
             B.asked = 0;
             B.misses = 0;
             B.stale = 0;
+            /* one line per move on stderr, for measuring the child */
+            fprintf(stderr,
+                    "medan-otbridge: %s: think %lld ms (clock %lld*): %s after %lld ms "
+                    "(%lld since go), depth %d, %llu states\n",
+                    side, (long long)bud.think_ms, (long long)bud.clock_ms, arg,
+                    (long long)((now_us() - asked_us) / 1000),
+                    (long long)((now_us() - req->start_us) / 1000), B.depth, B.states);
             return mv;
         }
         if (B.stale) { /* the answer to a search given up */
