@@ -62,7 +62,8 @@ static struct {
     int asked;            /* a `play` of this go is unanswered */
     int stale;            /* moves still due from searches given up */
     int stale_waited;     /* waited for them once already */
-    int misses;           /* searches in a row the child did not answer */
+    int late;             /* does the child answer after finish? -1 not known */
+    int silent;           /* plays given up on time since its last move line */
     long junk;            /* other lines in this wait */
     int depth;            /* the deepest depth the child reported in this go */
     unsigned long long states;
@@ -135,8 +136,10 @@ static enum kind classify(char *line, const char **arg, const void *pos)
     const char *rest = strchr(line, ' ');
     rest = rest ? rest + 1 : "";
     *arg = rest;
-    if (str_prefix(line, "move "))
+    if (str_prefix(line, "move ")) {
+        B.silent = 0;
         return K_MOVE;
+    }
     if (str_prefix(line, "status ") || strcmp(line, "status") == 0)
         return K_STATUS;
     if (str_prefix(line, "error ")) {
@@ -185,8 +188,16 @@ static gmove child_move(const void *pos, const char *rec, char *why, size_t n)
     return mv;
 }
 
+static void drop_late(const char *move)
+{
+    fprintf(stderr, "medan-otbridge: dropped the late move %s\n", move);
+    B.stale--;
+    B.late = 1;
+}
+
 /* Before a new play: the move of a search given up may still come (wait
- * for it once, briefly), and OpenTafl's AI goes on working after it sent
+ * for it once, briefly, unless the child is known to send none after
+ * `finish`, which OTEP allows), and OpenTafl's AI goes on working after it sent
  * its move (it plays the move on its own board and prints statistics; a
  * `position` or `play` then breaks it), so wait until the child has been
  * quiet for `settle` ms.  Returns early when stop is set. */
@@ -194,7 +205,8 @@ static void settle(const struct search_req *req)
 {
     char line[MEPC_LINE];
     int64_t t0 = now_us();
-    int64_t stale_until = B.stale && !B.stale_waited ? t0 + STALE_WAIT_MS * 1000 : 0;
+    int64_t stale_until =
+        B.stale && !B.stale_waited && B.late != 0 ? t0 + STALE_WAIT_MS * 1000 : 0;
     int64_t cap = t0 + (B.cfg.settle_ms * 4 + STALE_WAIT_MS) * 1000;
     B.junk = 0;
     for (;;) {
@@ -205,14 +217,18 @@ static void settle(const struct search_req *req)
             break;
         if (child_line(line, sizeof line, POLL_MS)) {
             const char *arg;
-            if (classify(line, &arg, NULL) == K_MOVE && B.stale) {
-                fprintf(stderr, "medan-otbridge: dropped the late move %s\n", arg);
-                B.stale--;
-            }
+            if (classify(line, &arg, NULL) == K_MOVE && B.stale)
+                drop_late(arg);
         }
     }
-    if (stale_until)
+    if (stale_until) {
         B.stale_waited = 1;
+        if (B.stale && B.late < 0 && now_us() >= stale_until) {
+            B.late = 0;
+            fprintf(stderr, "medan-otbridge: the child sends no move after finish; "
+                            "not waiting for one again\n");
+        }
+    }
 }
 
 /* ---- the engine ---------------------------------------------------------------- */
@@ -262,8 +278,11 @@ static gmove fallback(struct bridge *b, const struct search_req *req)
     return moves[rng_below(&rng, (uint64_t)n)];
 }
 
-static gmove give_up(struct bridge *b, const struct search_req *req, const char *why)
+/* Stop waiting for the child (stop, or its time is up): its move if it
+ * comes at once, else a fallback. */
+static gmove give_up(struct bridge *b, const struct search_req *req, int timeout)
 {
+    const char *why = timeout ? "the child's time is up" : "stopped";
     char line[MEPC_LINE], reason[256], tok[64];
     const void *pos = req->pos;
     if (!B.asked)
@@ -286,6 +305,7 @@ static gmove give_up(struct bridge *b, const struct search_req *req, const char 
     }
     B.stale++;
     B.stale_waited = 0;
+    B.silent += timeout;
 none:;
     gmove mv = fallback(b, req);
     if (mv != GAME_MOVE_NONE)
@@ -322,7 +342,7 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
 
     settle(req);
     if (search_stopped(req))
-        return give_up(b, req, "stopped");
+        return give_up(b, req, 0);
     ot_budget(&B.cfg, req, seat, &bud);
     g->format_pos(req->pos, fen, sizeof fen);
     fen[strcspn(fen, " ")] = '\0';
@@ -342,12 +362,12 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
     B.states = 0;
     for (;;) {
         if (search_stopped(req))
-            return give_up(b, req, "stopped");
+            return give_up(b, req, 0);
         if (bud.giveup_us >= 0 && now_us() - req->start_us >= bud.giveup_us) {
-            if (++B.misses >= 2)
-                fail("no move in two searches in a row (the last: %lld ms)",
+            if (B.silent) /* no move line at all since the last time-out */
+                fail("no move in time for two plays in a row (the last waited %lld ms)",
                      (long long)(bud.giveup_us / 1000));
-            return give_up(b, req, "the child's time is up");
+            return give_up(b, req, 1);
         }
         if (!child_line(line, sizeof line, POLL_MS))
             continue;
@@ -360,7 +380,6 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
         gmove mv = child_move(req->pos, arg, why, sizeof why);
         if (mv != GAME_MOVE_NONE) {
             B.asked = 0;
-            B.misses = 0;
             B.stale = 0;
             /* one line per move on stderr, for measuring the child */
             fprintf(stderr,
@@ -372,8 +391,7 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
             return mv;
         }
         if (B.stale) { /* the answer to a search given up */
-            fprintf(stderr, "medan-otbridge: dropped the late move %s\n", arg);
-            B.stale--;
+            drop_late(arg);
             continue;
         }
         fail("it answered 'move %.60s' in %s %s: %s", arg, fen, side, why);
@@ -507,6 +525,7 @@ static int start_child(void)
         return -1;
     }
     B.last_line_us = now_us();
+    B.late = -1;
     childf("rules %s", B.rules);
     return 0;
 }
