@@ -205,20 +205,6 @@ static int same_board(const char *a, const char *b)
            ot_board_expand(b, gb, NULL, 0) >= 0 && memcmp(ga, gb, OT_SQ) == 0;
 }
 
-/* "Ke5-e1xe2+" / "e5-e1" -> "e5-e1"; "" if it does not look like a move. */
-static void simple_move(const char *m, char *out_, size_t n)
-{
-    const char *p = m;
-    if (isalpha((unsigned char)p[0]) && isalpha((unsigned char)p[1]))
-        p++;
-    char a = 0, b = 0;
-    int r1 = 0, r2 = 0, used = 0;
-    if (sscanf(p, "%c%d-%c%d%n", &a, &r1, &b, &r2, &used) == 4 && used > 0)
-        snprintf(out_, n, "%c%d-%c%d", a, r1, b, r2);
-    else
-        out_[0] = '\0';
-}
-
 /* A move was seen (by the opponent, or ours confirmed) and `board` is the
  * position after it.  Extend the history when the move explains the board,
  * else resynchronise from the board. */
@@ -231,7 +217,8 @@ static void observe(const char *move, const char *board, int mover_known,
         return;
     if (same_board(board, A.board))
         return; /* a repeat (after an error): nothing new */
-    simple_move(move, mv, sizeof mv);
+    if (ot_move_simple(move, mv, sizeof mv, NULL, 0) != 0)
+        mv[0] = '\0';
     int moverw = mover_known ? mover_white : !A.white;
     if (!mover_known && mv[0]) {
         const char *dash = strchr(mv, '-');

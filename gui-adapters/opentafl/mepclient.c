@@ -15,7 +15,7 @@
 
 #include "../../core/util.h"
 
-int mepc_start(struct mepc *c, const char *path)
+int mepc_spawn(struct mepc *c, char *const argv[], const char *dir, int quiet_stderr)
 {
     int in[2], out[2], ex[2];
     memset(c, 0, sizeof *c);
@@ -23,20 +23,29 @@ int mepc_start(struct mepc *c, const char *path)
     if (pipe(in) || pipe(out) || pipe(ex))
         return -1;
     fcntl(ex[1], F_SETFD, FD_CLOEXEC);
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
         dup2(in[0], 0);
         dup2(out[1], 1);
-        if (null >= 0)
-            dup2(null, 2);
-        close(in[1]);
-        close(out[0]);
+        if (quiet_stderr) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0)
+                dup2(null, 2);
+        }
+        close(in[0]);
+        close(out[1]);
         close(ex[0]);
-        execl(path, path, (char *)NULL);
-        int e = errno;
+        int e = 0;
+        if (dir && chdir(dir) != 0)
+            e = errno;
+        else {
+            execvp(argv[0], argv);
+            e = errno;
+        }
         if (write(ex[1], &e, sizeof e) < 0)
             _exit(127);
         _exit(127);
@@ -44,7 +53,7 @@ int mepc_start(struct mepc *c, const char *path)
     close(in[0]);
     close(out[1]);
     close(ex[1]);
-    int e;
+    int e = 0;
     ssize_t r = read(ex[0], &e, sizeof e); /* EOF: exec worked */
     close(ex[0]);
     c->pid = pid;
@@ -54,9 +63,21 @@ int mepc_start(struct mepc *c, const char *path)
     if (r > 0) {
         waitpid(pid, NULL, 0);
         c->pid = -1;
+        close(c->to_fd);
+        close(c->from_fd);
+        errno = e;
         return -1;
     }
     return 0;
+}
+
+int mepc_start(struct mepc *c, const char *path)
+{
+    char buf[4096];
+    /* a bare name is a file here, as for execl(): never a PATH lookup */
+    snprintf(buf, sizeof buf, "%s%s", strchr(path, '/') ? "" : "./", path);
+    char *argv[] = {buf, NULL};
+    return mepc_spawn(c, argv, NULL, 1);
 }
 
 int mepc_send(struct mepc *c, const char *fmt, ...)
@@ -163,14 +184,16 @@ int mepc_cmd(struct mepc *c, const char *cmd, char *payload, size_t pn,
     }
 }
 
-void mepc_stop(struct mepc *c)
+int mepc_finish(struct mepc *c, const char *bye, int wait_ms)
 {
+    int status = -1;
     if (c->pid <= 0)
-        return;
-    mepc_send(c, "quit");
+        return -1;
+    if (bye)
+        mepc_send(c, "%s", bye);
     close(c->to_fd);
-    for (int i = 0; i < 100; i++) {
-        if (waitpid(c->pid, NULL, WNOHANG) == c->pid) {
+    for (int i = 0; i <= wait_ms / 10; i++) {
+        if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
             c->pid = -1;
             break;
         }
@@ -179,8 +202,11 @@ void mepc_stop(struct mepc *c)
     }
     if (c->pid > 0) {
         kill(c->pid, SIGKILL);
-        waitpid(c->pid, NULL, 0);
+        waitpid(c->pid, &status, 0);
         c->pid = -1;
     }
     close(c->from_fd);
+    return status;
 }
+
+void mepc_stop(struct mepc *c) { mepc_finish(c, "quit", 1000); }

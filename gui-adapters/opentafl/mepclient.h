@@ -19,6 +19,10 @@ struct mepc {
 
 /* Start `path` with stderr sent to /dev/null.  0 or -1. */
 int mepc_start(struct mepc *c, const char *path);
+/* Start argv[0] (looked up in PATH if it has no '/') with argv, in `dir`
+ * (NULL: here), stderr inherited or (quiet_stderr) sent to /dev/null.
+ * 0, or -1 with errno set (also when the program cannot be run). */
+int mepc_spawn(struct mepc *c, char *const argv[], const char *dir, int quiet_stderr);
 /* Send one line (the newline is added), in one write.  0 or -1. */
 int mepc_send(struct mepc *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -35,5 +39,8 @@ int mepc_cmd(struct mepc *c, const char *cmd, char *payload, size_t pn,
              char *final, size_t fn);
 /* quit, wait a little, kill if needed. */
 void mepc_stop(struct mepc *c);
+/* Send `bye` (if not NULL), close the pipes, wait up to wait_ms for the
+ * process to exit, then kill it.  Returns its wait status, or -1. */
+int mepc_finish(struct mepc *c, const char *bye, int wait_ms);
 
 #endif

@@ -73,6 +73,68 @@ void ot_board_compact(const char *grid, char *out, size_t n)
     }
 }
 
+void ot_rules_fetlar(const char *board, int attackers_first, char *out, size_t n)
+{
+    snprintf(out, n, "dim:11 name:Fetlar esc:c surf:n atkf:%c tfr:d ks:s ka:y start:%s",
+             attackers_first ? 'y' : 'n', board);
+}
+
+static int is_taflman(char c) { return c && strchr("gmknctGMKNCT", c) != NULL; }
+
+/* A space "e5" / "k11" on the 11x11 board: its length, or 0. */
+static int space(const char *p, int *file, int *rank)
+{
+    if (*p < 'a' || *p > 'a' + OT_N - 1 || !isdigit((unsigned char)p[1]) || p[1] == '0')
+        return 0;
+    int r = p[1] - '0', len = 2;
+    if (isdigit((unsigned char)p[2])) {
+        r = r * 10 + (p[2] - '0');
+        len = 3;
+    }
+    if (r > OT_N)
+        return 0;
+    *file = *p - 'a';
+    *rank = r;
+    return len;
+}
+
+int ot_move_simple(const char *rec, char *out, size_t n, char *err, size_t en)
+{
+    const char *p = rec;
+    int f1, r1, f2, r2, k;
+    if (n)
+        out[0] = '\0';
+    if (strcmp(rec, "---") == 0)
+        return set_err(err, en, -1, "a resignation (---)");
+    if (is_taflman(*p) && !isdigit((unsigned char)p[1]))
+        p++;
+    if (!(k = space(p, &f1, &r1)))
+        return set_err(err, en, -1, "'%.40s' does not start with a square", rec);
+    p += k;
+    if (*p == '^' || *p == '=')
+        return set_err(err, en, -1, "'%.40s' is a jump or berserk move", rec);
+    if (*p++ != '-')
+        return set_err(err, en, -1, "'%.40s': expected '-' after the square", rec);
+    if (!(k = space(p, &f2, &r2)))
+        return set_err(err, en, -1, "'%.40s': no destination square", rec);
+    p += k;
+    if (*p == 'x') {
+        do {
+            int fc, rc;
+            p++;
+            if (is_taflman(*p) && !isdigit((unsigned char)p[1]))
+                p++;
+            if (!(k = space(p, &fc, &rc)))
+                return set_err(err, en, -1, "'%.40s': bad capture record", rec);
+            p += k;
+        } while (*p == '/');
+    }
+    if (*p && strcmp(p, "+") && strcmp(p, "-") && strcmp(p, "++") && strcmp(p, "--"))
+        return set_err(err, en, -1, "'%.40s': unexpected '%.10s' at the end", rec, p);
+    snprintf(out, n, "%c%d-%c%d", 'a' + f1, r1, 'a' + f2, r2);
+    return 0;
+}
+
 /* A piece-type list compared on the pieces Fetlar has (t, T, K). */
 static int same_types(const char *val, const char *def)
 {

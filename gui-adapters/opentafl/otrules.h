@@ -22,4 +22,17 @@ int ot_rules_parse(const char *rec, struct ot_rules *r, char *err, size_t n);
 int ot_board_expand(const char *rec, char *grid, char *err, size_t n);
 void ot_board_compact(const char *grid, char *out, size_t n);
 
+/* The rules record of Medan's Fetlar (RULES.md section 2) for OpenTafl:
+ * corner escape, strong armed king, no encirclement win (surf:n),
+ * threefold repetition a draw, `board` (a position record) as the start,
+ * atkf:y when the attackers move first. */
+void ot_rules_fetlar(const char *board, int attackers_first, char *out, size_t n);
+
+/* An OpenTafl move record (notation spec section 2: an optional taflman
+ * symbol, from, '-', to, an optional capture record `xe6/Kf7`, an optional
+ * info symbol + - ++ --) -> the simple move "e5-e1" in out.  0, or -1 with
+ * why: not a move, a square off the 11x11 board, a jump or berserk move
+ * (move types ^ = ^=, not in Fetlar), or the resignation `---`. */
+int ot_move_simple(const char *rec, char *out, size_t n, char *err, size_t en);
+
 #endif
