@@ -11,12 +11,7 @@ REF=$BIN/medan-referee
 OTB=$BIN/medan-otbridge
 T=$(mktemp -d "${TMPDIR:-/tmp}/otbridge-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-fail=0
-n=0
-ok()  { n=$((n + 1)); echo "ok   $n $1"; }
-bad() { n=$((n + 1)); echo "FAIL $n $1" >&2; fail=1; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3 (got '$1', want '$2')"; fi; }
-count() { grep -c "$1" "$2" 2>/dev/null || true; }
+. "$(dirname "$0")/check-lib.sh"
 
 for p in "$REF" "$OTB" "$BIN/medan-opentafl" "$BIN/medan-fetlar"; do
     [ -x "$p" ] || { echo "run-otbridge: $p missing" >&2; exit 1; }

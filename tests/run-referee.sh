@@ -11,13 +11,7 @@ REF=$BIN/medan-referee
 MOCK=$BUILD/mock/mock-engine
 T=$(mktemp -d "${TMPDIR:-/tmp}/referee-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-fail=0
-n=0
-
-ok()  { n=$((n + 1)); echo "ok   $n $1"; }
-bad() { n=$((n + 1)); echo "FAIL $n $1" >&2; fail=1; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else bad "$3 (got '$1', want '$2')"; fi; }
-count() { grep -c "$1" "$2" 2>/dev/null || true; }
+. "$(dirname "$0")/check-lib.sh"
 
 [ -x "$REF" ] || { echo "run-referee: $REF missing" >&2; exit 1; }
 [ -x "$MOCK" ] || { echo "run-referee: $MOCK missing" >&2; exit 1; }
