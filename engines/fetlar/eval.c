@@ -266,25 +266,17 @@ int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
      * square hostile to it behind, or beside the king (attackers).  Only
      * moves to these are checked exactly (the mover may be the pincer). */
     uint8_t hot[FETLAR_SQ];
-    int side = s->side, nhot = 0;
+    int side = s->side;
     memset(hot, 0, sizeof hot);
     for (int n = 0; n < FETLAR_SQ; n++) {
         int q = s->board[n];
-        if (!q || (q == FETLAR_ATT) == (side == FETLAR_BLACK))
+        if (!q || fetlar_side_of(q) == side)
             continue;
         for (int d = 0; d < 4; d++) {
-            int to = fetlar_nb[n][d];
-            if (to < 0 || s->board[to])
-                continue;
-            int f = fetlar_nb[n][d ^ 1], pincer = 0;
-            if (q == FETLAR_KING)
-                pincer = 1; /* the exact check decides */
-            else if (f >= 0 && s->board[f])
-                pincer = (s->board[f] == FETLAR_ATT) == (side == FETLAR_BLACK);
-            else if (f >= 0)
-                pincer = fetlar_is_corner(f) || f == FETLAR_THRONE;
-            if (pincer)
-                hot[to] = 1, nhot++;
+            int to = fetlar_nb[n][d], f = fetlar_nb[n][d ^ 1];
+            if (to >= 0 && !s->board[to] &&
+                (q == FETLAR_KING || (f >= 0 && fetlar_hostile(s, f, side))))
+                hot[to] = 1;
         }
     }
     gmove mv[512];
@@ -292,7 +284,7 @@ int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
     for (int i = 0; i < n && k < max; i++) {
         int to = FETLAR_TO(mv[i]);
         if ((FETLAR_FROM(mv[i]) == s->king && fetlar_is_corner(to)) ||
-            (nhot && hot[to] && fetlar_captures(s, mv[i])))
+            (hot[to] && fetlar_captures(s, mv[i])))
             out[k++] = mv[i];
     }
     return k;
@@ -403,11 +395,13 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
         press = press > 2 ? 2 : press;
     t->pressure = -W_PRESS[press > 4 ? 4 : press];
 
-    int white = W_BALANCE + t->material + t->king_routes + t->corner_dist + t->guards +
-                t->king_free + t->cordon + t->pressure;
+    int white = W_BALANCE + t->material + t->king_routes + t->corner_dist +
+                t->guards + t->king_free + t->cordon + t->pressure;
     /* The 100-ply rule: past QUIET_FADE quiet plies the score fades toward
      * the draw it is heading for, so the side ahead looks for a capture
-     * (which resets the counter) instead of shuffling. */
+     * (which resets the counter) instead of shuffling.  Not for attackers
+     * ahead of a lone king: nothing is left to capture but him, and the
+     * fade would flatten the shut-in terms that lead them to him. */
     if (s->quiet > QUIET_FADE && (s->ndef > 0 || white > 0))
         white = white * (FETLAR_DRAW_PLIES - s->quiet) /
                 (FETLAR_DRAW_PLIES - QUIET_FADE);

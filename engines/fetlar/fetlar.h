@@ -55,6 +55,20 @@ static inline int fetlar_on_edge(int sq)
     int r = sq / FETLAR_N, c = sq % FETLAR_N;
     return r == 0 || c == 0 || r == FETLAR_N - 1 || c == FETLAR_N - 1;
 }
+/* The side a piece belongs to: FETLAR_BLACK for an attacker, else white. */
+static inline int fetlar_side_of(int p)
+{
+    return p == FETLAR_ATT ? FETLAR_BLACK : FETLAR_WHITE;
+}
+/* Is `sq` hostile to a soldier of the side other than `side`?  A piece of
+ * `side` (the king too: he is armed), a corner, or the empty throne. */
+static inline int fetlar_hostile(const struct fetlar_state *s, int sq, int side)
+{
+    int p = s->board[sq];
+    if (p)
+        return fetlar_side_of(p) == side;
+    return fetlar_is_corner(sq) || sq == FETLAR_THRONE;
+}
 static inline uint16_t fetlar_rowocc(const struct fetlar_state *s, int r)
 {
     return (uint16_t)(s->rows[0][r] | s->rows[1][r]);

@@ -53,13 +53,12 @@ __attribute__((constructor)) static void fetlar_init_tables(void)
     zob_side = splitmix64(&x);
 }
 
-static inline int piece_side(int p) { return p == FETLAR_ATT ? 0 : 1; }
 
 static void put(struct fetlar_state *s, int sq, int p)
 {
     int r = sq / FETLAR_N, c = sq % FETLAR_N;
     s->board[sq] = (uint8_t)p;
-    s->rows[piece_side(p)][r] |= (uint16_t)(1u << c);
+    s->rows[fetlar_side_of(p)][r] |= (uint16_t)(1u << c);
     s->cols[c] |= (uint16_t)(1u << r);
     s->hash ^= zob[p][sq];
 }
@@ -68,7 +67,7 @@ static void lift(struct fetlar_state *s, int sq)
 {
     int r = sq / FETLAR_N, c = sq % FETLAR_N, p = s->board[sq];
     s->board[sq] = FETLAR_EMPTY;
-    s->rows[piece_side(p)][r] &= (uint16_t)~(1u << c);
+    s->rows[fetlar_side_of(p)][r] &= (uint16_t)~(1u << c);
     s->cols[c] &= (uint16_t)~(1u << r);
     s->hash ^= zob[p][sq];
 }
@@ -146,21 +145,14 @@ static inline int count_moves_of(const struct fetlar_state *s, int first)
     return n;
 }
 
-int fetlar_has_move(const struct fetlar_state *s) { return count_moves_of(s, 1) > 0; }
+int fetlar_has_move(const struct fetlar_state *s)
+{
+    return count_moves_of(s, 1) > 0;
+}
 
 int fetlar_count(const struct fetlar_state *s) { return count_moves_of(s, 0); }
 
 /* ---- captures ------------------------------------------------------------- */
-
-/* Is `sq` hostile to a soldier of the side other than `side`?  A piece of
- * `side` (the king too: he is armed), a corner, or the empty throne. */
-static inline int hostile(const struct fetlar_state *s, int sq, int side)
-{
-    int p = s->board[sq];
-    if (p)
-        return piece_side(p) == side;
-    return fetlar_is_corner(sq) || sq == FETLAR_THRONE;
-}
 
 /* Is the king (on k) enclosed: four attackers, or three plus the throne?
  * Never on the edge. */
@@ -188,7 +180,7 @@ int fetlar_captures(const struct fetlar_state *s, gmove m)
         if (n < 0)
             continue;
         int q = s->board[n];
-        if (!q || piece_side(q) == side)
+        if (!q || fetlar_side_of(q) == side)
             continue;
         if (q == FETLAR_KING) {
             if (fetlar_on_edge(n))
@@ -207,7 +199,7 @@ int fetlar_captures(const struct fetlar_state *s, gmove m)
         if (f < 0)
             continue;
         if (f == from ? (fetlar_is_corner(f) || f == FETLAR_THRONE)
-                      : hostile(s, f, side))
+                      : fetlar_hostile(s, f, side))
             return 1;
     }
     return 0;
@@ -229,7 +221,7 @@ int fetlar_play(struct fetlar_state *s, gmove m)
         if (n < 0)
             continue;
         int q = s->board[n];
-        if (!q || piece_side(q) == side)
+        if (!q || fetlar_side_of(q) == side)
             continue;
         if (q == FETLAR_KING) {
             if (king_enclosed(s, n)) {
@@ -241,7 +233,7 @@ int fetlar_play(struct fetlar_state *s, gmove m)
             continue;
         }
         int f = fetlar_nb[n][d];
-        if (f >= 0 && hostile(s, f, side)) {
+        if (f >= 0 && fetlar_hostile(s, f, side)) {
             lift(s, n);
             caught++;
             if (q == FETLAR_ATT)
