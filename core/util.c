@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 void die(const char *fmt, ...)
 {
@@ -105,6 +108,79 @@ uint64_t mix64(uint64_t a, uint64_t b)
 {
     uint64_t x = a ^ (b * 0x9e3779b97f4a7c15ULL);
     return splitmix64(&x);
+}
+
+/* SipHash-2-4 (Aumasson and Bernstein, 2012), written from the paper. */
+#define SIPROUND(v0, v1, v2, v3)                                              \
+    do {                                                                      \
+        v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);             \
+        v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;                                \
+        v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;                                \
+        v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);             \
+    } while (0)
+
+static uint64_t load_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+uint64_t siphash24(const uint8_t key[16], const void *msg, size_t len)
+{
+    const uint8_t *m = msg;
+    uint64_t k0 = load_le64(key), k1 = load_le64(key + 8);
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
+    uint64_t b = (uint64_t)len << 56, w;
+    size_t i;
+    for (i = 0; i + 8 <= len; i += 8) {
+        w = load_le64(m + i);
+        v3 ^= w;
+        SIPROUND(v0, v1, v2, v3);
+        SIPROUND(v0, v1, v2, v3);
+        v0 ^= w;
+    }
+    for (size_t j = 0; i + j < len; j++)
+        b |= (uint64_t)m[i + j] << (8 * j);
+    v3 ^= b;
+    SIPROUND(v0, v1, v2, v3);
+    SIPROUND(v0, v1, v2, v3);
+    v0 ^= b;
+    v2 ^= 0xff;
+    for (int r = 0; r < 4; r++)
+        SIPROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+int os_random(void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    size_t got = 0;
+    int fd;
+    while (got < n) {
+        ssize_t k = getrandom(p + got, n - got, 0);
+        if (k > 0)
+            got += (size_t)k;
+        else if (k < 0 && errno == EINTR)
+            continue;
+        else
+            break;
+    }
+    if (got == n)
+        return 0;
+    if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) < 0)
+        return -1;
+    while (got < n) {
+        ssize_t k = read(fd, p + got, n - got);
+        if (k > 0)
+            got += (size_t)k;
+        else if (!(k < 0 && errno == EINTR))
+            break;
+    }
+    close(fd);
+    return got == n ? 0 : -1;
 }
 
 int str_split(char *s, char **tok, int max)

@@ -32,6 +32,13 @@ uint64_t rng_below(struct rng *r, uint64_t n);
 double rng_double(struct rng *r); /* [0, 1) */
 /* A stable 64-bit mix of several values: seeds for (match, game, seat). */
 uint64_t mix64(uint64_t a, uint64_t b);
+/* mix64 is invertible (anyone can undo it): never use it to hide a value.
+ * SipHash-2-4, a keyed one-way function (a PRF): without the 16-byte key
+ * its outputs tell nothing about its inputs or about each other. */
+uint64_t siphash24(const uint8_t key[16], const void *msg, size_t len);
+/* n bytes from the operating system's random source (getrandom, else
+ * /dev/urandom).  0, or -1 when there is none. */
+int os_random(void *buf, size_t n);
 
 /* Split s in place at spaces/tabs; returns the token count (<= max). */
 int str_split(char *s, char **tok, int max);

@@ -1,10 +1,13 @@
 /* cli.c - command-line parsing for medan-referee (see cli.h). */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -115,16 +118,92 @@ static int parse_int(const char *flag, const char *v, int64_t lo, int64_t hi,
     return 0;
 }
 
+/* "4M", "200k", "1000": bytes; 0 or -1. */
+static int parse_size(const char *s, int64_t *out)
+{
+    char *end;
+    double v;
+    if (!s || !*s || *s == '-')
+        return -1;
+    v = strtod(s, &end);
+    if (end == s)
+        return -1;
+    if (*end == 'k' || *end == 'K')
+        v *= 1024, end++;
+    else if (*end == 'M')
+        v *= 1024.0 * 1024, end++;
+    else if (*end == 'G')
+        v *= 1024.0 * 1024 * 1024, end++;
+    if (*end || !(v >= 0 && v < 9e18))
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* Read the key of F, or make F with a fresh key (atomically: a temporary
+ * file linked to F, so shards started together agree). 0 or -1. */
+static int key_file(const char *path, uint8_t key[16], char *err, size_t n)
+{
+    char buf[128], tmp[4096], hex[33];
+    FILE *f;
+    size_t k;
+    int fd;
+    for (int tries = 0; tries < 2; tries++) {
+        if ((f = fopen(path, "r")) != NULL) {
+            k = fread(buf, 1, sizeof buf - 1, f);
+            fclose(f);
+            buf[k] = '\0';
+            if (ref_key_parse(buf, key) < 0)
+                return set_err(err, n, -1, "%s: not a key (32 hex digits)",
+                               path);
+            return 0;
+        }
+        if (errno != ENOENT)
+            return set_err(err, n, -1, "%s: %s", path, strerror(errno));
+        if (os_random(key, 16) < 0)
+            return set_err(err, n, -1, "%s: no random source", path);
+        ref_key_hex(key, hex);
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+        if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+            return set_err(err, n, -1, "%s: %s", tmp, strerror(errno));
+        if (write(fd, hex, 32) != 32 || write(fd, "\n", 1) != 1 ||
+            close(fd) < 0) {
+            unlink(tmp);
+            return set_err(err, n, -1, "%s: cannot write", tmp);
+        }
+        if (link(tmp, path) == 0) {
+            unlink(tmp);
+            fprintf(stderr, "medan-referee: new secret deal key in %s "
+                    "(keep it from the engines)\n", path);
+            return 0;
+        }
+        unlink(tmp);
+        if (errno != EEXIST)
+            return set_err(err, n, -1, "%s: %s", path, strerror(errno));
+        /* another shard made it first: read that one */
+    }
+    return set_err(err, n, -1, "%s: cannot read or make it", path);
+}
+
 int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                   char **resume_path)
 {
     struct keylist each = {0}, *eng = NULL, gparams = {0}, open = {0},
                    sprt = {0};
     const char *gname = NULL, *results = NULL, *records = NULL;
+    const char *keyfile = NULL;
     int neng = 0, resume = 0, sprt_given = 0, maxplies_given = 0;
+    int key_from_seed = 0, rc = 0;
     int64_t x;
     char err[GAME_ERR_LEN];
     size_t len = 0;
+
+#define FAIL(e)                                                               \
+    do {                                                                      \
+        rc = (e);                                                             \
+        goto out;                                                             \
+    } while (0)
+    m->log_limit = 4 << 20;
 
     m->games = 2;
     m->concurrency = 1;
@@ -138,7 +217,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         struct keylist *dst = NULL;
         if (strcmp(a, "--game") == 0) {
             if (i + 1 >= argc)
-                return bad("--game needs a name%s%s", "", "");
+                FAIL(bad("--game needs a name%s%s", "", ""));
             gname = argv[++i];
             dst = &gparams;
         } else if (strcmp(a, "--engine") == 0) {
@@ -154,20 +233,21 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             sprt_given = 1;
         } else if (strcmp(a, "--games") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
-                return -1;
+                FAIL(-1);
             m->games = (int)x;
         } else if (strcmp(a, "--concurrency") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 256, &x))
-                return -1;
+                FAIL(-1);
             m->concurrency = (int)x;
         } else if (strcmp(a, "--seed") == 0) {
             uint64_t u;
             if (i + 1 >= argc || parse_u64(argv[++i], &u) < 0)
-                return bad("--seed needs a number%s%s", "", "");
+                FAIL(bad("--seed needs a number%s%s", "", ""));
             m->seed = u & ((1ULL << 53) - 1);
+            m->seed_given = 1;
         } else if (strcmp(a, "--maxplies") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 0, 100000000, &x))
-                return -1;
+                FAIL(-1);
             m->maxplies = (int)x;
             maxplies_given = 1;
         } else if (strcmp(a, "--results") == 0 && i + 1 < argc)
@@ -178,6 +258,16 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             m->logdir = argv[++i];
             if (strcmp(m->logdir, "none") == 0)
                 m->logdir = NULL;
+        } else if (strcmp(a, "--key-file") == 0) {
+            if (i + 1 >= argc)
+                FAIL(bad("--key-file needs a file%s%s", "", ""));
+            keyfile = argv[++i];
+        } else if (strcmp(a, "--key-from-seed") == 0)
+            key_from_seed = 1;
+        else if (strcmp(a, "--log-limit") == 0) {
+            if (i + 1 >= argc || parse_size(argv[++i], &m->log_limit) < 0)
+                FAIL(bad("--log-limit needs a size in bytes (suffix k, M or "
+                         "G; 0 = no limit)%s%s", "", ""));
         } else if (strcmp(a, "--resume") == 0)
             resume = 1;
         else if (strcmp(a, "--recover") == 0)
@@ -188,51 +278,51 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             m->quiet = 1;
         else if (strcmp(a, "--handshake-timeout") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 3600000, &x))
-                return -1;
+                FAIL(-1);
             m->handshake_ms = (int)x;
         } else if (strcmp(a, "--command-timeout") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 3600000, &x))
-                return -1;
+                FAIL(-1);
             m->cmd_ms = (int)x;
         } else if (strcmp(a, "--nolimit-timeout") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 86400000, &x))
-                return -1;
+                FAIL(-1);
             m->nolimit_ms = (int)x;
         } else if (strcmp(a, "--shard") == 0) {
             int si, sn;
             char c;
             if (i + 1 >= argc || sscanf(argv[++i], "%d/%d%c", &si, &sn, &c) != 2 ||
                 sn < 1 || si < 1 || si > sn)
-                return bad("--shard needs i/n with 1 <= i <= n%s%s", "", "");
+                FAIL(bad("--shard needs i/n with 1 <= i <= n%s%s", "", ""));
             m->shard_i = si;
             m->shard_n = sn;
         } else
-            return bad("unknown argument %s%s", a, "");
+            FAIL(bad("unknown argument %s%s", a, ""));
         if (dst)
             while (i + 1 < argc && !is_flag(argv[i + 1]))
                 kl_add(dst, argv[++i]);
     }
     if (!gname)
-        return bad("--game is required%s%s", "", "");
+        FAIL(bad("--game is required%s%s", "", ""));
     if (!(m->g = game_find(gname))) {
         fprintf(stderr, "medan-referee: unknown game %s; known:", gname);
         for (int i = 0; game_registry[i]; i++)
             fprintf(stderr, " %s", game_registry[i]->name);
         fputc('\n', stderr);
-        return -1;
+        FAIL(-1);
     }
     m->g->config_default(m->cfg);
     m->params[0] = '\0';
     for (int i = 0; i < gparams.n; i++) {
         char *eq = strchr(gparams.kv[i], '=');
-        int rc;
+        int crc;
         if (!eq)
-            return bad("game parameter without '=': %s%s", gparams.kv[i], "");
+            FAIL(bad("game parameter without '=': %s%s", gparams.kv[i], ""));
         *eq = '\0';
-        rc = m->g->config_set(m->cfg, gparams.kv[i], eq + 1, err, sizeof err);
+        crc = m->g->config_set(m->cfg, gparams.kv[i], eq + 1, err, sizeof err);
         *eq = '=';
-        if (rc != GAME_OK)
-            return bad("game parameter %s: %s", gparams.kv[i], err);
+        if (crc != GAME_OK)
+            FAIL(bad("game parameter %s: %s", gparams.kv[i], err));
         buf_printf(m->params, sizeof m->params, &len, "%s%s", len ? " " : "",
                    gparams.kv[i]);
     }
@@ -246,13 +336,13 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     if (!maxplies_given && strcmp(m->g->name, "loa") == 0)
         m->maxplies = 500; /* RULES.md safety net */
     if (neng < 1 || (!check_mode && neng < 2))
-        return bad("%s%s", check_mode ? "check needs --engine cmd=..."
+        FAIL(bad("%s%s", check_mode ? "check needs --engine cmd=..."
                                       : "a match needs at least two --engine",
-                   "");
+                   ""));
     if (!check_mode && m->nseats == 2 && neng != 2)
-        return bad("a two-seat game takes exactly two engines%s%s", "", "");
+        FAIL(bad("a two-seat game takes exactly two engines%s%s", "", ""));
     if (neng > m->nseats && !check_mode)
-        return bad("more engines than seats%s%s", "", "");
+        FAIL(bad("more engines than seats%s%s", "", ""));
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
     m->tc = xcalloc((size_t)neng, sizeof *m->tc);
@@ -260,12 +350,12 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         ref_tc_clear(&m->tc[e]);
         for (int k = 0; k < each.n; k++)
             if (engine_key(m, e, each.kv[k]) < 0)
-                return -1;
+                FAIL(-1);
         for (int k = 0; k < eng[e].n; k++)
             if (engine_key(m, e, eng[e].kv[k]) < 0)
-                return -1;
+                FAIL(-1);
         if (!m->eng[e].cmd)
-            return bad("every --engine needs cmd=%s%s", "", "");
+            FAIL(bad("every --engine needs cmd=%s%s", "", ""));
         if (!m->eng[e].name) {
             const char *b = strrchr(m->eng[e].cmd, '/');
             m->eng[e].name = xstrdup(b ? b + 1 : m->eng[e].cmd);
@@ -286,43 +376,93 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         char *kv = open.kv[i];
         if (str_prefix(kv, "random-plies=") || str_prefix(kv, "plies=")) {
             if (parse_int("random-plies", strchr(kv, '=') + 1, 0, 1000, &x))
-                return -1;
+                FAIL(-1);
             m->open.random_plies = (int)x;
         } else if (str_prefix(kv, "file=")) {
             if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg, err,
                                   sizeof err) < 0)
-                return bad("%s%s", err, "");
+                FAIL(bad("%s%s", err, ""));
         } else if (strcmp(kv, "order=random") == 0)
             m->open.random_order = 1;
         else if (strcmp(kv, "order=sequential") == 0)
             m->open.random_order = 0;
         else
-            return bad("unknown --openings key %s%s", kv, "");
+            FAIL(bad("unknown --openings key %s%s", kv, ""));
     }
     if (sprt_given && parse_sprt(m, &sprt) < 0)
-        return -1;
+        FAIL(-1);
     if (m->sprt_on && m->nseats != 2)
-        return bad("--sprt needs a two-seat game%s%s", "", "");
+        FAIL(bad("--sprt needs a two-seat game%s%s", "", ""));
     if (m->hidden) {
         unsigned char cfg[GAME_MAX_CONFIG];
         memcpy(cfg, m->cfg, sizeof cfg);
         if (m->g->config_set(cfg, "seed", "1", err, sizeof err) != GAME_OK)
-            return bad("%s has hidden information but no seed= parameter%s",
-                       m->g->name, "");
+            FAIL(bad("%s has hidden information but no seed= parameter%s",
+                       m->g->name, ""));
     }
+    if (m->hidden && !check_mode) {
+        if (keyfile && key_from_seed)
+            FAIL(bad("--key-file and --key-from-seed exclude each other%s%s",
+                     "", ""));
+        for (int i = 0; i < gparams.n; i++)
+            if (str_prefix(gparams.kv[i], "seed=") ||
+                str_prefix(gparams.kv[i], "seat=") ||
+                str_prefix(gparams.kv[i], "game="))
+                FAIL(bad("%s: the referee sets the deal and the seats of %s "
+                         "itself", gparams.kv[i], m->g->name));
+        if (keyfile) {
+            if (key_file(keyfile, m->key, err, sizeof err) < 0)
+                FAIL(bad("--key-file %s%s", err, ""));
+            m->key_source = REF_KEY_FILE;
+        } else if (key_from_seed) {
+            ref_key_from_seed(m->seed, m->key);
+            m->key_source = REF_KEY_SEED;
+            fprintf(stderr,
+                    "medan-referee: WARNING: --key-from-seed: the %s deals follow "
+                    "from --seed %llu alone; an engine that guesses the seed "
+                    "(small numbers, dates) can rebuild every hand and the deck. "
+                    "For a fair match leave out --key-from-seed (see "
+                    "docs/referee.md, \"Hidden information\").\n",
+                    m->g->name, (unsigned long long)m->seed);
+        } else {
+            if (os_random(m->key, sizeof m->key) < 0)
+                FAIL(bad("no random source for the deal key (getrandom, "
+                         "/dev/urandom)%s%s", "", ""));
+            m->key_source = REF_KEY_RANDOM;
+            if (m->shard_n > 1)
+                FAIL(bad("--shard with a hidden-information game needs "
+                         "--key-file F (one secret key for every shard)%s%s",
+                         "", ""));
+            if (m->seed_given)
+                fprintf(stderr,
+                        "medan-referee: note: the %s deals come from a secret "
+                        "key (kept in the results file), not from --seed "
+                        "alone; --key-file replays them, --key-from-seed "
+                        "derives them from the seed (engines could guess it)\n",
+                        m->g->name);
+            if (!results)
+                fprintf(stderr,
+                        "medan-referee: note: without --results the secret "
+                        "deal key is kept nowhere: this match cannot be "
+                        "replayed\n");
+        }
+    } else if ((keyfile || key_from_seed) && !check_mode)
+        FAIL(bad("%s: --key-file and --key-from-seed are for "
+                 "hidden-information games%s", m->g->name, ""));
     if (resume && !results)
-        return bad("--resume needs --results FILE%s%s", "", "");
+        FAIL(bad("--resume needs --results FILE%s%s", "", ""));
     if (resume_path)
         *resume_path = resume ? (char *)results : NULL;
     if (results && !check_mode) {
         if (!(m->results = fopen(results, "a")))
-            return bad("cannot open %s%s", results, "");
+            FAIL(bad("cannot open %s%s", results, ""));
         if (!resume && ftell(m->results) > 0)
-            return bad("%s exists and is not empty (use --resume to continue it, "
-                       "or another file)%s", results, "");
+            FAIL(bad("%s exists and is not empty (use --resume to continue it, "
+                       "or another file)%s", results, ""));
     }
     if (records && !check_mode && !(m->records = fopen(records, "a")))
-        return bad("cannot open %s%s", records, "");
+        FAIL(bad("cannot open %s%s", records, ""));
+out:
     for (int e = 0; e < neng; e++)
         free(eng[e].kv);
     free(eng);
@@ -330,7 +470,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     free(gparams.kv);
     free(open.kv);
     free(sprt.kv);
-    return 0;
+    return rc;
+#undef FAIL
 }
 
 void ref_match_free(struct ref_match *m)

@@ -79,6 +79,16 @@ static int merge_main(int argc, char **argv)
     return 0;
 }
 
+static void cleanup(struct ref_match *m)
+{
+    if (m->results)
+        fclose(m->results);
+    if (m->records)
+        fclose(m->records);
+    m->results = m->records = NULL;
+    ref_match_free(m);
+}
+
 int main(int argc, char **argv)
 {
     struct ref_match m;
@@ -97,19 +107,24 @@ int main(int argc, char **argv)
     pthread_mutex_init(&m.mu, NULL);
     ref_table_init(&m.table);
     if (strcmp(argv[1], "check") == 0) {
-        if (ref_cli_parse(&m, argc - 2, argv + 2, 1, NULL) < 0)
+        if (ref_cli_parse(&m, argc - 2, argv + 2, 1, NULL) < 0) {
+            cleanup(&m);
             return 1;
+        }
         rc = ref_check_main(&m);
         ref_match_free(&m);
         return rc;
     }
     if (ref_cli_parse(&m, argc - 1 - (strcmp(argv[1], "match") == 0),
-                      argv + 1 + (strcmp(argv[1], "match") == 0), 0, &resume) < 0)
+                      argv + 1 + (strcmp(argv[1], "match") == 0), 0, &resume) < 0) {
+        cleanup(&m);
         return 1;
+    }
     if (resume) {
         char err[512];
         if (ref_match_resume(&m, resume, err, sizeof err) < 0) {
             fprintf(stderr, "medan-referee: %s\n", err);
+            cleanup(&m);
             return 1;
         }
     }
@@ -127,10 +142,6 @@ int main(int argc, char **argv)
     }
     if (m.stop)
         printf("Match stopped early: %s\n", m.stop_why);
-    if (m.results)
-        fclose(m.results);
-    if (m.records)
-        fclose(m.records);
-    ref_match_free(&m);
+    cleanup(&m);
     return rc;
 }

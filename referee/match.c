@@ -50,6 +50,83 @@ uint64_t ref_engine_seed(uint64_t match_seed, int game, int seat)
            SEED_MASK;
 }
 
+uint64_t ref_keyed_seed(const uint8_t key[16], const char *domain,
+                        uint64_t a, uint64_t b, uint64_t c)
+{
+    uint8_t msg[16 + 24];
+    size_t n = strlen(domain);
+    uint64_t v[3] = {a, b, c};
+    assert(n <= 16);
+    memset(msg, 0, sizeof msg);
+    memcpy(msg, domain, n);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 8; j++)
+            msg[16 + 8 * i + j] = (uint8_t)(v[i] >> (8 * j));
+    return siphash24(key, msg, sizeof msg) & SEED_MASK;
+}
+
+void ref_key_from_seed(uint64_t seed, uint8_t key[16])
+{
+    /* A fixed public key: this only spreads the seed over 16 bytes. */
+    static const uint8_t pub[16] = "medan-key-public";
+    uint8_t msg[8];
+    for (int j = 0; j < 8; j++)
+        msg[j] = (uint8_t)(seed >> (8 * j));
+    for (int h = 0; h < 2; h++) {
+        uint64_t v = siphash24(pub, msg, sizeof msg) ^ (uint64_t)h;
+        msg[0] ^= (uint8_t)(h + 1);
+        for (int j = 0; j < 8; j++)
+            key[8 * h + j] = (uint8_t)(v >> (8 * j));
+    }
+}
+
+uint64_t ref_match_deal_seed(const struct ref_match *m, int group)
+{
+    if (m->hidden)
+        return ref_keyed_seed(m->key, "deal", m->seed, (uint64_t)group, 0);
+    return ref_group_seed(m->seed, group);
+}
+
+uint64_t ref_match_engine_seed(const struct ref_match *m, int game, int seat)
+{
+    if (m->hidden)
+        return ref_keyed_seed(m->key, "engine", m->seed, (uint64_t)game,
+                              (uint64_t)seat);
+    return ref_engine_seed(m->seed, game, seat);
+}
+
+void ref_key_hex(const uint8_t key[16], char hex[33])
+{
+    for (int i = 0; i < 16; i++)
+        snprintf(hex + 2 * i, 3, "%02x", key[i]);
+}
+
+int ref_key_parse(const char *s, uint8_t key[16])
+{
+    int k = 0;
+    for (; *s; s++) {
+        int d;
+        if (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+            continue;
+        if (*s >= '0' && *s <= '9')
+            d = *s - '0';
+        else if (*s >= 'a' && *s <= 'f')
+            d = *s - 'a' + 10;
+        else if (*s >= 'A' && *s <= 'F')
+            d = *s - 'A' + 10;
+        else
+            return -1;
+        if (k == 32)
+            return -1;
+        if (k % 2 == 0)
+            key[k / 2] = (uint8_t)(d << 4);
+        else
+            key[k / 2] |= (uint8_t)d;
+        k++;
+    }
+    return k == 32 ? 0 : -1;
+}
+
 /* ---- one worker ---------------------------------------------------------- */
 
 struct worker {
@@ -241,11 +318,13 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
 
     ref_schedule(m, game, seat_eng);
     group = ref_group_of(m, game);
-    gseed = ref_group_seed(m->seed, group);
+    gseed = ref_match_deal_seed(m, group);
     memcpy(cfg, m->cfg, sizeof cfg);
     rec->game = game;
     rec->seed = gseed;
     rec->match_seed = m->seed;
+    if (m->hidden)
+        ref_key_hex(m->key, rec->key);
     rec->nseats = m->nseats;
     snprintf(rec->game_name, sizeof rec->game_name, "%s", g->name);
     snprintf(rec->params, sizeof rec->params, "%s", m->params);
@@ -307,7 +386,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         size_t len = 0;
         r = ref_client_sync(c, dl);
         if (r == REF_OK)
-            r = ref_client_seed(c, dl, ref_engine_seed(m->seed, game, s + 1));
+            r = ref_client_seed(c, dl, ref_match_engine_seed(m, game, s + 1));
         if (r == REF_OK) {
             buf_printf(cmd, sizeof cmd, &len, "newgame");
             if (*m->params)
@@ -633,7 +712,7 @@ int ref_match_run(struct ref_match *m)
 
 struct resume_ctx {
     struct ref_match *m;
-    int bad;
+    int bad, adopted;
     char err[256];
 };
 
@@ -651,6 +730,26 @@ static void resume_one(void *ctx, const struct ref_record *r)
                  "(game, parameters, seed or length differ)", r->game);
         return;
     }
+    if (m->hidden) {
+        uint8_t k[16];
+        if (ref_key_parse(r->key, k) < 0) {
+            c->bad = 1;
+            snprintf(c->err, sizeof c->err,
+                     "game %d in the results file has no key (written by an "
+                     "older referee?): its deals cannot be continued", r->game);
+            return;
+        }
+        if (m->key_source == REF_KEY_RANDOM && !c->adopted)
+            memcpy(m->key, k, sizeof k); /* the match's key is the file's */
+        c->adopted = 1;
+        if (memcmp(k, m->key, sizeof k) != 0) {
+            c->bad = 1;
+            snprintf(c->err, sizeof c->err,
+                     "game %d in the results file was dealt with another key "
+                     "(--key-file or --key-from-seed differ)", r->game);
+            return;
+        }
+    }
     if (ref_table_add(&m->table, r) == 0)
         m->done[r->game] = 1;
 }
@@ -658,7 +757,7 @@ static void resume_one(void *ctx, const struct ref_record *r)
 int ref_match_resume(struct ref_match *m, const char *path, char *err,
                      size_t n)
 {
-    struct resume_ctx c = {m, 0, ""};
+    struct resume_ctx c = {m, 0, 0, ""};
     long good = 0;
     int k;
     struct stat sb;

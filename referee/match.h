@@ -26,6 +26,13 @@ struct ref_match {
     int games;               /* games in the schedule */
     int concurrency;
     uint64_t seed;
+    /* Hidden-information games: the deal seeds and the engines' Seed
+     * values come from this secret key (SipHash), never from the seed
+     * alone; it goes to the results file and never to an engine. */
+    uint8_t key[16];
+    int key_source;          /* REF_KEY_* */
+    int seed_given;          /* --seed was on the command line */
+    int64_t log_limit;       /* bytes per engine log, 0 = no cap */
     struct ref_openings open;
     int maxplies;            /* 0 = no limit */
     int recover;
@@ -50,6 +57,14 @@ struct ref_match {
     int played, to_play;
     struct ref_table table;
     int64_t own_us, own_moves; /* referee time between engine waits */
+    int64_t starts, start_us;  /* engine processes started, their time */
+};
+
+enum {
+    REF_KEY_NONE = 0,   /* perfect information: no key */
+    REF_KEY_RANDOM,     /* fresh from the OS (a resume takes the file's) */
+    REF_KEY_FILE,       /* --key-file */
+    REF_KEY_SEED        /* --key-from-seed: public, guessable */
 };
 
 /* The schedule: engines per seat of game (1-based), its group (pair or
@@ -57,9 +72,23 @@ struct ref_match {
 void ref_schedule(const struct ref_match *m, int game, int seat_eng[]);
 int ref_group_of(const struct ref_match *m, int game);
 int ref_in_shard(const struct ref_match *m, int game);
-/* Seeds: of a group (opening / deal) and of an engine in a seat. */
+/* Seeds of perfect-information games: of a group (opening) and of an
+ * engine in a seat (mix64: reproducible, not secret). */
 uint64_t ref_group_seed(uint64_t match_seed, int group);
 uint64_t ref_engine_seed(uint64_t match_seed, int game, int seat);
+/* Keyed seeds (hidden information): SipHash-2-4 of (domain, a, b, c)
+ * under key, below 2^53.  Domains: "deal" (seed, group, 0) and "engine"
+ * (seed, game, seat): one engine's Seed says nothing about a deal. */
+uint64_t ref_keyed_seed(const uint8_t key[16], const char *domain,
+                        uint64_t a, uint64_t b, uint64_t c);
+/* The public key of --key-from-seed (anyone can compute it). */
+void ref_key_from_seed(uint64_t seed, uint8_t key[16]);
+/* The seeds a match uses (keyed for hidden information, else mix64). */
+uint64_t ref_match_deal_seed(const struct ref_match *m, int group);
+uint64_t ref_match_engine_seed(const struct ref_match *m, int game, int seat);
+/* Key as 32 hex digits and back (0 or -1). */
+void ref_key_hex(const uint8_t key[16], char hex[33]);
+int ref_key_parse(const char *s, uint8_t key[16]);
 
 /* Free what ref_cli_parse and the match allocated. */
 void ref_match_free(struct ref_match *m);

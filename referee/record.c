@@ -48,6 +48,8 @@ int ref_record_write_json(const struct ref_record *r, FILE *f)
     json_object_set_new(o, "game", json_integer(r->game));
     json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(o, "match_seed", json_integer((json_int_t)r->match_seed));
+    if (*r->key)
+        json_object_set_new(o, "key", json_string(r->key));
     v = json_object();
     json_object_set_new(v, "name", json_string(r->game_name));
     json_object_set_new(v, "params", json_string(r->params));
@@ -125,6 +127,8 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
     r->game = (int)json_integer_value(v);
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->match_seed = (uint64_t)json_integer_value(json_object_get(o, "match_seed"));
+    if ((s = get_str(o, "key")) != NULL)
+        snprintf(r->key, sizeof r->key, "%s", s);
     v = json_object_get(o, "variant");
     if (!json_is_object(v) || !(s = get_str(v, "name")))
         goto bad;

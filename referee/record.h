@@ -25,6 +25,7 @@ struct ref_move {
 struct ref_record {
     int game;                 /* 1-based number in the schedule */
     uint64_t seed, match_seed;
+    char key[33];             /* hidden information: the match key (hex) */
     char game_name[32];
     char params[256];         /* as given: "size=6" */
     int nseats;
