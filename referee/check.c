@@ -101,7 +101,7 @@ int ref_check_main(struct ref_match *m)
     printf("medan-referee check: %s (%s) with %s\n\n", m->eng[0].cmd, g->name,
            m->eng[0].name);
 
-    r = ref_client_start(c, &m->eng[0], NULL, 0, 5000, err, sizeof err);
+    r = ref_client_start(c, &m->eng[0], NULL, 0, 0, 5000, err, sizeof err);
     if (r != REF_OK) {
         report(&k, 0, "handshake (mep -> mepok)", "%s", err);
         goto end;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 
@@ -31,8 +32,54 @@ int ref_client_read(struct ref_client *c, int64_t deadline_us, char *line,
     return ref_proc_read(&c->proc, deadline_us, line, n);
 }
 
+/* The line as it came, made printable and short, for an error message. */
+static void quote_line(char *dst, size_t n, const char *line)
+{
+    size_t k = 0;
+    for (; *line && k + 4 < n; line++)
+        dst[k++] = *line >= 32 && *line < 127 ? *line : '?';
+    if (*line && n > 4) {
+        memcpy(dst + (k < n - 4 ? k : n - 4), "...", 4);
+        return;
+    }
+    dst[k < n ? k : n - 1] = '\0';
+}
+
+/* Is the first word of line a MEP keyword the referee reads, written
+ * otherwise (`BESTMOVE`, `Ok`)?  Such a line is an engine error, not a line
+ * to skip: skipping it would turn a readable intent into a time loss. */
+static int miswritten(const char *line)
+{
+    static const char *const kw[] = {"mepok", "pong", "readyok", "ok",
+                                     "error", "bestmove", NULL};
+    size_t k = strcspn(line, " \t");
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == k && strncasecmp(line, kw[i], k) == 0 &&
+            strncmp(line, kw[i], k) != 0)
+            return 1;
+    return 0;
+}
+
+static int unreadable(struct ref_client *c, const char *line)
+{
+    char q[160];
+    quote_line(q, sizeof q, line);
+    snprintf(c->last_error, sizeof c->last_error, "unreadable line '%s'", q);
+    return REF_ERROR;
+}
+
+static int gone(struct ref_client *c)
+{
+    char why[64];
+    ref_proc_exit_text(&c->proc, why, sizeof why);
+    snprintf(c->last_error, sizeof c->last_error, "engine exited (%s)", why);
+    c->alive = 0;
+    return REF_EOF;
+}
+
 /* Wait for a line starting with `kw` (rest in *arg); on `error` return
- * REF_ERROR when want_error.  Everything else is skipped. */
+ * REF_ERROR when want_error, and on a miswritten keyword always.
+ * Everything else is skipped. */
 static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
                     int want_error, char *line, size_t n, char **arg)
 {
@@ -41,10 +88,8 @@ static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
         int r = ref_proc_read(&c->proc, deadline_us, line, n);
         if (r == REF_IO_TIMEOUT)
             return REF_TIMEOUT;
-        if (r == REF_IO_EOF) {
-            c->alive = 0;
-            return REF_EOF;
-        }
+        if (r == REF_IO_EOF)
+            return gone(c);
         if ((a = word2(line, kw)) != NULL) {
             if (arg)
                 *arg = a;
@@ -54,6 +99,8 @@ static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
             snprintf(c->last_error, sizeof c->last_error, "%s", a);
             return REF_ERROR;
         }
+        if (miswritten(line))
+            return unreadable(c, line);
     }
 }
 
@@ -62,10 +109,8 @@ static int send_or_eof(struct ref_client *c, int64_t deadline_us,
 {
     if (ref_proc_send(&c->proc, deadline_us, line) < 0) {
         /* A full pipe is a stall; a closed one a crash. */
-        if (ref_proc_exited(&c->proc) || c->proc.eof) {
-            c->alive = 0;
-            return REF_EOF;
-        }
+        if (ref_proc_exited(&c->proc) || c->proc.eof)
+            return gone(c);
         return REF_TIMEOUT;
     }
     return REF_OK;
@@ -142,8 +187,8 @@ static void parse_option(struct ref_client *c, char *arg)
 }
 
 int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
-                     const char *logpath, int trace, int timeout_ms,
-                     char *err, size_t n)
+                     const char *logpath, int trace, int64_t log_limit,
+                     int timeout_ms, char *err, size_t n)
 {
     char line[REF_LINE_MAX], *arg;
     char **argv = xcalloc((size_t)s->nargs + 2, sizeof *argv);
@@ -155,10 +200,13 @@ int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
     argv[0] = s->cmd;
     for (int i = 0; i < s->nargs; i++)
         argv[i + 1] = s->args[i];
-    r = ref_proc_start(&c->proc, argv, s->dir, logpath, trace, err, n);
+    r = ref_proc_start(&c->proc, argv, s->dir, logpath, trace, log_limit,
+                       c->last_error, sizeof c->last_error);
     free(argv);
-    if (r < 0)
+    if (r < 0) {
+        set_err(err, n, 0, "%s: %s", s->name, c->last_error);
         return REF_EOF;
+    }
     t0 = now_us();
     deadline = t0 + (int64_t)timeout_ms * 1000;
     if ((r = send_or_eof(c, deadline, "mep")) != REF_OK)
@@ -170,11 +218,15 @@ int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
             goto fail;
         }
         if (io == REF_IO_EOF) {
-            r = REF_EOF;
+            r = gone(c);
             goto fail;
         }
         if (strcmp(line, "mepok") == 0)
             break;
+        if (miswritten(line)) {
+            r = unreadable(c, line);
+            goto fail;
+        }
         if ((arg = word2(line, "id")) && (arg = word2(arg, "name")))
             snprintf(c->id_name, sizeof c->id_name, "%s", arg);
         else if ((arg = word2(line, "game"))) {
@@ -210,9 +262,13 @@ int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
         goto fail;
     return REF_OK;
 fail:
-    set_err(err, n, 0, "%s: %s", s->name,
-            r == REF_TIMEOUT ? "no answer in time during start-up (handshake)"
-                             : "engine exited during start-up");
+    if (r == REF_TIMEOUT)
+        set_err(err, n, 0, "%s: no answer in time during start-up (handshake)",
+                s->name);
+    else
+        set_err(err, n, 0, "%s: %s during start-up", s->name,
+                r == REF_EOF && !*c->last_error ? "engine exited"
+                                                : c->last_error);
     ref_client_kill(c);
     return r;
 }
@@ -234,6 +290,8 @@ int ref_client_go(struct ref_client *c, const char *limits,
     *elapsed_us = now_us() - t0;
     if (r == REF_OK || r == REF_ERROR)
         c->searching = 0;
+    if (r == REF_OK && !*arg)
+        r = unreadable(c, line); /* `bestmove` without a move */
     if (r == REF_OK) {
         char *sp = strpbrk(arg, " \t");
         size_t k = sp ? (size_t)(sp - arg) : strlen(arg);

@@ -42,14 +42,14 @@ struct ref_client {
     int has_seed;          /* declares a Seed option */
     int64_t seed_min, seed_max;
     int64_t handshake_us;  /* measured */
-    char last_error[256];  /* text of the last `error` line */
+    char last_error[256];  /* the last `error` line, unreadable line or exit */
 };
 
 /* Spawn and handshake (timeout in ms), then send the spec's options and
  * wait for readyok.  REF_OK or the failure, with err set. */
 int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
-                     const char *logpath, int trace, int timeout_ms,
-                     char *err, size_t n);
+                     const char *logpath, int trace, int64_t log_limit,
+                     int timeout_ms, char *err, size_t n);
 /* Send a command ending in ok/error; waits until deadline. */
 int ref_client_cmd(struct ref_client *c, int64_t deadline_us,
                    const char *cmd);

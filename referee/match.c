@@ -137,15 +137,31 @@ struct worker {
     int *inst_dead;            /* slot lost its engine through a failure */
 };
 
+/* An engine name as a file name: only [A-Za-z0-9_+-.], no leading dot
+ * (`name=../evil` stays inside --logdir). */
+static void file_name(const char *name, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *name && k + 1 < n; name++) {
+        char c = *name;
+        int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '_' || c == '+' ||
+                  c == '-' || (c == '.' && k > 0);
+        out[k++] = okc ? c : '_';
+    }
+    out[k] = '\0';
+}
+
 static void log_path(const struct ref_match *m, int worker, int e, int slot,
                      char *buf, size_t n)
 {
+    char nm[REF_NAME_LEN];
     if (!m->logdir) {
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, n, "%s/%s.w%d.s%d.log", m->logdir, m->eng[e].name, worker,
-             slot);
+    file_name(m->eng[e].name, nm, sizeof nm);
+    snprintf(buf, n, "%s/%s.w%d.s%d.log", m->logdir, nm, worker, slot);
 }
 
 static void say(struct ref_match *m, const char *fmt, ...)
@@ -190,6 +206,7 @@ static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
     for (int s = 0; s < m->nseats; s++) {
         char lp[512];
         int j, e = seat_eng[s], r;
+        int64_t t0;
         if (slot_of[s] >= 0)
             continue;
         /* prefer a dead slot, then any unused one */
@@ -213,8 +230,13 @@ static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
             w->inst_dead[j] = 0;
         }
         log_path(m, w->id, e, j, lp, sizeof lp);
+        t0 = now_us();
         r = ref_client_start(&w->inst[j], &m->eng[e], *lp ? lp : NULL,
-                             m->trace, m->handshake_ms, err, n);
+                             m->trace, m->log_limit, m->handshake_ms, err, n);
+        pthread_mutex_lock(&m->mu);
+        m->starts++;
+        m->start_us += now_us() - t0;
+        pthread_mutex_unlock(&m->mu);
         w->inst_eng[j] = e;
         if (r != REF_OK) {
             w->inst_dead[j] = 1;
@@ -399,7 +421,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             set_forfeit(rec, s + 1, fail_word(r, 0));
             snprintf(rec->detail, sizeof rec->detail, "%s: %s before the game",
                      m->eng[seat_eng[s]].name,
-                     r == REF_ERROR ? c->last_error : "no answer");
+                     r == REF_TIMEOUT ? "no answer" : c->last_error);
             after_failure(w, slot_of[s], r);
             goto done;
         }
@@ -458,7 +480,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         if (r != REF_OK) {
             set_forfeit(rec, s + 1, fail_word(r, 0));
             snprintf(rec->detail, sizeof rec->detail, "position: %s",
-                     r == REF_ERROR ? c->last_error : "no answer");
+                     r == REF_TIMEOUT ? "no answer" : c->last_error);
             after_failure(w, slot_of[s], r);
             break;
         }
@@ -502,7 +524,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
                                      1000));
             else
                 snprintf(rec->detail, sizeof rec->detail, "go: %s",
-                         r == REF_ERROR ? c->last_error : "engine exited");
+                         c->last_error);
             after_failure(w, slot_of[s], r);
             break;
         }
@@ -625,6 +647,13 @@ static void *worker_main(void *arg)
         struct ref_record rec;
         ref_record_init(&rec);
         play_game(w, game, &rec);
+        /* Hidden information: an engine process that played a seat of a
+         * deal must not play another rotation of it, so every game of a
+         * hidden-information game gets fresh processes. */
+        if (m->hidden)
+            for (int j = 0; j < m->nseats; j++)
+                if (w->inst[j].alive)
+                    ref_client_quit(&w->inst[j]);
         finish_game(m, &rec);
         ref_record_free(&rec);
     }
@@ -646,7 +675,7 @@ static int preflight(struct ref_match *m)
         int r;
         log_path(m, 0, e, 0, lp, sizeof lp);
         r = ref_client_start(c, &m->eng[e], *lp ? lp : NULL, m->trace,
-                             m->handshake_ms, err, sizeof err);
+                             m->log_limit, m->handshake_ms, err, sizeof err);
         if (r != REF_OK) {
             snprintf(m->stop_why, sizeof m->stop_why, "%s", err);
             m->stop = 1;
@@ -674,8 +703,25 @@ int ref_match_run(struct ref_match *m)
         m->done = xcalloc((size_t)m->games + 2, 1);
     for (int i = 0; i < m->neng; i++)
         ref_table_engine(&m->table, m->eng[i].name);
-    if (m->logdir && mkdir(m->logdir, 0755) < 0 && errno != EEXIST)
-        die("cannot make %s: %s", m->logdir, strerror(errno));
+    if (m->logdir) {
+        struct stat sb;
+        const char *why = NULL;
+        if (mkdir(m->logdir, 0755) < 0 && errno != EEXIST)
+            why = strerror(errno);
+        else if (stat(m->logdir, &sb) < 0)
+            why = strerror(errno);
+        else if (!S_ISDIR(sb.st_mode))
+            why = "not a directory";
+        if (why) {
+            snprintf(m->stop_why, sizeof m->stop_why, "--logdir %s: %s",
+                     m->logdir, why);
+            m->stop = 1;
+            fprintf(stderr, "medan-referee: %s\n", m->stop_why);
+            free(w);
+            free(th);
+            return 2;
+        }
+    }
     m->next = 1;
     if (preflight(m) < 0) {
         free(w);
@@ -692,8 +738,7 @@ int ref_match_run(struct ref_match *m)
         w[i].inst_dead = xcalloc((size_t)m->nseats, sizeof *w[i].inst_dead);
         for (int j = 0; j < m->nseats; j++) {
             w[i].inst_eng[j] = -1;
-            w[i].inst[j].proc.in_fd = w[i].inst[j].proc.out_fd =
-                w[i].inst[j].proc.log_fd = -1;
+            ref_proc_init(&w[i].inst[j].proc);
         }
         if (pthread_create(&th[i], &at, worker_main, &w[i]) != 0)
             die("cannot start a worker thread");

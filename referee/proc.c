@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,93 +20,294 @@
 
 extern char **environ;
 
+/* Exit detection: a wait for output wakes at least this often to ask
+ * waitpid whether the engine is still there. */
+#define EXIT_POLL_MS 50
+
+/* ---- every running engine group (for ref_proc_kill_all) ------------------ */
+
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *reg;
+static size_t nreg, capreg;
+
+static void reg_add(pid_t g)
+{
+    pthread_mutex_lock(&reg_mu);
+    if (nreg == capreg) {
+        capreg = capreg ? 2 * capreg : 16;
+        reg = xrealloc(reg, capreg * sizeof *reg);
+    }
+    reg[nreg++] = g;
+    pthread_mutex_unlock(&reg_mu);
+}
+
+/* Kill the group and forget it, under the lock, so kill_all never signals
+ * a group that is gone (its number could be reused). */
+static void reg_kill(pid_t g)
+{
+    pthread_mutex_lock(&reg_mu);
+    for (size_t i = 0; i < nreg; i++)
+        if (reg[i] == g) {
+            kill(-g, SIGKILL);
+            reg[i] = reg[--nreg];
+            break;
+        }
+    if (!nreg) {
+        free(reg);
+        reg = NULL;
+        capreg = 0;
+    }
+    pthread_mutex_unlock(&reg_mu);
+}
+
+void ref_proc_kill_all(void)
+{
+    pthread_mutex_lock(&reg_mu);
+    for (size_t i = 0; i < nreg; i++)
+        kill(-reg[i], SIGKILL);
+    pthread_mutex_unlock(&reg_mu);
+}
+
+/* ---- the log ------------------------------------------------------------- */
+
+static void log_write(struct ref_proc *p, const char *s, size_t n)
+{
+    if (p->log_fd < 0 || p->log_cut || !n)
+        return;
+    if (p->log_left >= 0 && (int64_t)n > p->log_left) {
+        char note[160];
+        int k = snprintf(note, sizeof note,
+                         "\n[medan-referee: log cut at %lld bytes "
+                         "(--log-limit); the rest is dropped]\n",
+                         (long long)p->log_limit);
+        n = (size_t)p->log_left;
+        if (n && write(p->log_fd, s, n) < 0) {
+            /* a log is best effort */
+        }
+        if (write(p->log_fd, note, (size_t)k) < 0) {
+        }
+        p->log_cut = 1;
+        return;
+    }
+    if (write(p->log_fd, s, n) < 0) {
+    }
+    if (p->log_left >= 0)
+        p->log_left -= (int64_t)n;
+}
+
 static void trace(struct ref_proc *p, char dir, const char *s, size_t n)
 {
     char head[48];
     int h;
-    if (p->log_fd < 0)
+    char *tmp;
+    if (!p->trace || p->log_fd < 0 || p->log_cut)
         return;
     h = snprintf(head, sizeof head, "[%lld %c] ", (long long)now_ms(), dir);
-    /* One write per line: O_APPEND keeps lines whole next to stderr. */
-    char *tmp = xmalloc((size_t)h + n + 1);
+    /* One write per line keeps lines whole next to the engine's stderr. */
+    tmp = xmalloc((size_t)h + n + 1);
     memcpy(tmp, head, (size_t)h);
     memcpy(tmp + h, s, n);
     tmp[(size_t)h + n] = '\n';
-    if (write(p->log_fd, tmp, (size_t)h + n + 1) < 0) {
-        /* a trace is best effort */
-    }
+    log_write(p, tmp, (size_t)h + n + 1);
     free(tmp);
 }
 
-int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
-                   const char *logpath, int trace_on, char *err, size_t n)
+/* Move what the engine wrote to stderr into the log (never blocks). */
+static void drain_err(struct ref_proc *p)
 {
-    int in[2], out[2], rc;
+    char b[16384];
+    while (p->err_fd >= 0) {
+        ssize_t r = read(p->err_fd, b, sizeof b);
+        if (r > 0) {
+            log_write(p, b, (size_t)r);
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        close(p->err_fd);
+        p->err_fd = -1;
+    }
+}
+
+/* ---- start ---------------------------------------------------------------- */
+
+void ref_proc_init(struct ref_proc *p)
+{
+    memset(p, 0, offsetof(struct ref_proc, buf));
+    p->in_fd = p->out_fd = p->err_fd = p->log_fd = -1;
+}
+
+static void nonblock(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
+                   const char *logpath, int trace_on, int64_t log_limit,
+                   char *err, size_t n)
+{
+    int in[2], out[2], er[2] = {-1, -1}, rc;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
-    sigset_t def;
+    sigset_t def, none;
+    struct stat sb;
 
-    memset(p, 0, offsetof(struct ref_proc, buf));
-    p->in_fd = p->out_fd = p->log_fd = -1;
+    ref_proc_init(p);
+    p->log_left = -1;
+    p->log_limit = log_limit;
+    /* Name the real culprit: the directory and the log before the command. */
+    if (dir && stat(dir, &sb) < 0)
+        return set_err(err, n, -1, "working directory %s: %s", dir,
+                       strerror(errno));
+    if (dir && !S_ISDIR(sb.st_mode))
+        return set_err(err, n, -1, "working directory %s: %s", dir,
+                       strerror(ENOTDIR));
+    if (logpath) {
+        p->log_fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                         0644);
+        if (p->log_fd < 0)
+            return set_err(err, n, -1, "log file %s: %s", logpath,
+                           strerror(errno));
+        if (log_limit > 0) {
+            p->log_left = log_limit;
+            if (fstat(p->log_fd, &sb) == 0)
+                p->log_left -= sb.st_size;
+            if (p->log_left <= 0) {
+                p->log_left = 0;
+                p->log_cut = 1; /* full from an earlier process */
+            }
+        }
+        p->trace = trace_on;
+    }
     if (pipe2(in, O_CLOEXEC) < 0)
-        return set_err(err, n, -1, "pipe: %s", strerror(errno));
+        goto pipe_fail;
     if (pipe2(out, O_CLOEXEC) < 0) {
         close(in[0]);
         close(in[1]);
-        return set_err(err, n, -1, "pipe: %s", strerror(errno));
+        goto pipe_fail;
+    }
+    if (logpath && pipe2(er, O_CLOEXEC) < 0) {
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        goto pipe_fail;
     }
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, logpath ? logpath : "/dev/null",
-                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (logpath)
+        posix_spawn_file_actions_adddup2(&fa, er[1], 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     if (dir)
         posix_spawn_file_actions_addchdir_np(&fa, dir);
     posix_spawnattr_init(&at);
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigemptyset(&none);
     posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setsigmask(&at, &none); /* the referee blocks some */
+    posix_spawnattr_setpgroup(&at, 0);      /* a group of its own */
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETPGROUP);
     rc = posix_spawnp(&p->pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(in[0]);
     close(out[1]);
+    if (er[1] >= 0)
+        close(er[1]);
     if (rc != 0) {
         close(in[1]);
         close(out[0]);
-        p->pid = 0;
+        if (er[0] >= 0)
+            close(er[0]);
+        if (p->log_fd >= 0)
+            close(p->log_fd);
+        ref_proc_init(p);
         return set_err(err, n, -1, "cannot start %s: %s", argv[0],
                        strerror(rc));
     }
+    p->pgid = p->pid;
+    reg_add(p->pgid);
     p->in_fd = in[1];
     p->out_fd = out[0];
-    fcntl(p->in_fd, F_SETFL, fcntl(p->in_fd, F_GETFL) | O_NONBLOCK);
-    fcntl(p->out_fd, F_SETFL, fcntl(p->out_fd, F_GETFL) | O_NONBLOCK);
-    if (trace_on && logpath)
-        p->log_fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                         0644);
+    p->err_fd = er[0];
+    nonblock(p->in_fd);
+    nonblock(p->out_fd);
+    if (p->err_fd >= 0)
+        nonblock(p->err_fd);
+    return 0;
+pipe_fail:
+    rc = errno;
+    if (p->log_fd >= 0)
+        close(p->log_fd);
+    ref_proc_init(p);
+    return set_err(err, n, -1, "pipe: %s", strerror(rc));
+}
+
+/* ---- exit and waiting ---------------------------------------------------- */
+
+/* Has the engine exited?  Leaves it a zombie (WNOWAIT), so its process
+ * group number stays reserved until ref_proc_kill kills the group. */
+static int check_exit(struct ref_proc *p)
+{
+    siginfo_t si;
+    if (p->exited || !p->pid)
+        return 1;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        si.si_pid == p->pid) {
+        p->exited = 1;
+        p->exit_code = si.si_code == CLD_EXITED ? si.si_status : -si.si_status;
+        return 1;
+    }
     return 0;
 }
 
-/* poll one fd until the absolute deadline; >0 ready, 0 timeout. */
-static int wait_fd(int fd, short ev, int64_t deadline_us)
+int ref_proc_exited(struct ref_proc *p) { return check_exit(p); }
+
+void ref_proc_exit_text(const struct ref_proc *p, char *buf, size_t n)
+{
+    if (p->exited && p->exit_code >= 0)
+        snprintf(buf, n, "exit status %d", p->exit_code);
+    else if (p->exited)
+        snprintf(buf, n, "killed by signal %d", -p->exit_code);
+    else
+        snprintf(buf, n, "closed its output");
+}
+
+/* Wait until fd is ready for ev (1), the engine exited (-1) or the
+ * deadline (0).  Logs the engine's stderr meanwhile. */
+static int wait_io(struct ref_proc *p, int fd, short ev, int64_t deadline_us)
 {
     for (;;) {
-        struct pollfd pf = {.fd = fd, .events = ev};
+        struct pollfd pf[2] = {{.fd = fd, .events = ev},
+                               {.fd = p->err_fd, .events = POLLIN}};
         int64_t left = deadline_us - now_us();
         struct timespec ts;
         int r;
-        if (left < 0)
-            left = 0;
+        if (check_exit(p))
+            return -1;
+        if (left <= 0)
+            return 0;
+        if (left > EXIT_POLL_MS * 1000)
+            left = EXIT_POLL_MS * 1000;
         ts.tv_sec = (time_t)(left / 1000000);
         ts.tv_nsec = (long)(left % 1000000) * 1000;
-        r = ppoll(&pf, 1, &ts, NULL);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        r = ppoll(pf, p->err_fd >= 0 ? 2 : 1, &ts, NULL);
+        if (r < 0 && errno != EINTR)
             return 0;
-        return 1;
+        if (r > 0 && p->err_fd >= 0 && pf[1].revents)
+            drain_err(p);
+        if (r > 0 && pf[0].revents)
+            return 1;
     }
 }
 
@@ -127,7 +330,7 @@ int ref_proc_send(struct ref_proc *p, int64_t deadline_us, const char *line)
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-            wait_fd(p->in_fd, POLLOUT, deadline_us) > 0)
+            wait_io(p, p->in_fd, POLLOUT, deadline_us) > 0)
             continue;
         free(msg);
         return -1;
@@ -136,23 +339,27 @@ int ref_proc_send(struct ref_proc *p, int64_t deadline_us, const char *line)
     return 0;
 }
 
-/* Take one line out of the buffer if there is one (or a forced cut). */
+/* Take one line out of the buffer if there is one (or a forced cut).
+ * Constant work per byte: lines are taken from an offset, the buffer is
+ * compacted only before a read, so a flood costs linear time. */
 static int take_line(struct ref_proc *p, char *line, size_t n, int force)
 {
-    char *nl = memchr(p->buf, '\n', p->len);
+    char *start = p->buf + p->off, *nl = memchr(start, '\n', p->len);
     size_t k, used;
     if (!nl && !force)
         return 0;
-    k = nl ? (size_t)(nl - p->buf) : p->len;
+    k = nl ? (size_t)(nl - start) : p->len;
     used = nl ? k + 1 : k;
-    if (k && p->buf[k - 1] == '\r')
+    if (k && start[k - 1] == '\r')
         k--;
     if (k >= n)
         k = n - 1;
-    memcpy(line, p->buf, k);
+    memcpy(line, start, k);
     line[k] = '\0';
-    memmove(p->buf, p->buf + used, p->len - used);
+    p->off += used;
     p->len -= used;
+    if (!p->len)
+        p->off = 0;
     trace(p, '<', line, k);
     return 1;
 }
@@ -162,6 +369,7 @@ int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
 {
     for (;;) {
         ssize_t r;
+        int last;
         if (take_line(p, line, n, 0))
             return REF_IO_LINE;
         if (p->len >= REF_LINE_MAX) /* absurdly long line: cut it */
@@ -180,12 +388,21 @@ int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
                 return REF_IO_TIMEOUT;
             p->last_read_for = deadline_us;
         }
+        if (p->off) {
+            memmove(p->buf, p->buf + p->off, p->len);
+            p->off = 0;
+        }
+        /* Once the engine has exited, what its pipe holds is read once;
+         * a child of it that keeps the pipe open cannot keep it alive. */
+        last = check_exit(p);
         r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
         if (r > 0) {
             p->len += (size_t)r;
+            if (last)
+                p->eof = 1;
             continue;
         }
-        if (r == 0) {
+        if (r == 0 || last) {
             p->eof = 1;
             continue;
         }
@@ -195,39 +412,43 @@ int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
             p->eof = 1;
             continue;
         }
-        if (now_us() >= deadline_us || !wait_fd(p->out_fd, POLLIN, deadline_us))
+        if (now_us() >= deadline_us)
+            return REF_IO_TIMEOUT;
+        if (wait_io(p, p->out_fd, POLLIN, deadline_us) == 0)
             return REF_IO_TIMEOUT;
     }
 }
 
-int ref_proc_exited(struct ref_proc *p)
-{
-    int st;
-    if (!p->pid)
-        return 1;
-    return waitpid(p->pid, &st, WNOHANG) == p->pid ? (p->pid = 0, 1) : 0;
-}
-
 static void close_all(struct ref_proc *p)
 {
+    drain_err(p);
     if (p->in_fd >= 0)
         close(p->in_fd);
     if (p->out_fd >= 0)
         close(p->out_fd);
+    if (p->err_fd >= 0)
+        close(p->err_fd);
     if (p->log_fd >= 0)
         close(p->log_fd);
-    p->in_fd = p->out_fd = p->log_fd = -1;
-    p->len = 0;
+    p->in_fd = p->out_fd = p->err_fd = p->log_fd = -1;
+    p->len = p->off = 0;
     p->eof = 1;
 }
 
 void ref_proc_kill(struct ref_proc *p)
 {
     int st;
+    if (p->pgid) {
+        reg_kill(p->pgid); /* the engine and every child in its group */
+        p->pgid = 0;
+    }
     if (p->pid) {
-        kill(p->pid, SIGKILL);
         while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
             ;
+        if (!p->exited) {
+            p->exited = 1;
+            p->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+        }
         p->pid = 0;
     }
     close_all(p);
@@ -243,9 +464,10 @@ void ref_proc_stop(struct ref_proc *p, int grace_ms)
         p->in_fd = -1;
     }
     while (p->pid && now_us() < until) {
-        if (ref_proc_exited(p))
-            break;
         struct timespec ts = {0, 2000000};
+        if (check_exit(p))
+            break;
+        drain_err(p);
         nanosleep(&ts, NULL);
     }
     ref_proc_kill(p);
