@@ -58,6 +58,9 @@ struct game {
     /* Apply one key=value to cfg; unknown key or bad value -> error. */
     int (*config_set)(void *cfg, const char *key, const char *val,
                       char *err, size_t errlen);
+    /* Optional: check the keys together, after every key is set (NULL =
+     * nothing to check).  `newgame` answers its error and changes nothing. */
+    int (*config_check)(const void *cfg, char *err, size_t errlen);
     /* Write "key=value ..." of cfg ("" when there is nothing to say). */
     void (*config_format)(const void *cfg, char *buf, size_t n);
 

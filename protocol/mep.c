@@ -466,6 +466,11 @@ static int c_newgame(struct mep *m, int argc, char **argv)
         if (rc)
             return fail(m, err_word(rc), "%s", err);
     }
+    if (m->g->config_check) {
+        int rc = m->g->config_check(cfg, err, sizeof err);
+        if (rc)
+            return fail(m, err_word(rc), "%s", err);
+    }
     memcpy(m->cfg, cfg, sizeof cfg);
     m->g->start(st, m->cfg);
     set_base(m, st);

@@ -326,6 +326,9 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         buf_printf(m->params, sizeof m->params, &len, "%s%s", len ? " " : "",
                    gparams.kv[i]);
     }
+    if (m->g->config_check &&
+        m->g->config_check(m->cfg, err, sizeof err) != GAME_OK)
+        FAIL(bad("game parameters: %s%s", err, ""));
     {
         void *st = xmalloc(m->g->state_size);
         m->g->start(st, m->cfg);

@@ -1,9 +1,11 @@
 /* main.c - medan-referee: matches, merge, check (see docs/referee.md). */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/util.h"
@@ -79,6 +81,48 @@ static int merge_main(int argc, char **argv)
     return 0;
 }
 
+/* SIGINT / SIGTERM: every thread blocks them and this thread takes them.
+ * It kills every engine's process group (engines have their own groups,
+ * so the terminal's Ctrl-C does not reach them), prints the table of the
+ * finished games (they are already in the results file; the running ones
+ * are not, --resume plays them) and exits with 128 + the signal. */
+static sigset_t stop_sigs;
+
+static void *stop_thread(void *arg)
+{
+    struct ref_match *m = arg;
+    int sig = 0;
+    while (sigwait(&stop_sigs, &sig) != 0)
+        ;
+    if (m) {
+        pthread_mutex_lock(&m->mu);
+        if (m->finished) { /* too late to matter: the table is coming */
+            pthread_mutex_unlock(&m->mu);
+            return NULL;
+        }
+        ref_proc_kill_all();
+        m->quiet = 1; /* no more live lines from running games */
+        printf("\nInterrupted by %s: the table of the %d finished games; "
+               "the running games are not recorded (--resume plays them)\n",
+               sig == SIGINT ? "SIGINT" : "SIGTERM", m->table.nsum);
+        ref_table_print(&m->table, m->sprt_on ? &m->sprt : NULL, stdout);
+    } else
+        ref_proc_kill_all();
+    fflush(stdout);
+    _exit(128 + sig);
+}
+
+static void catch_stops(struct ref_match *m)
+{
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &at, stop_thread, m) != 0)
+        die("cannot start the signal thread");
+    pthread_attr_destroy(&at);
+}
+
 static void cleanup(struct ref_match *m)
 {
     if (m->results)
@@ -103,6 +147,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);
+    /* Taken by stop_thread; blocked before any other thread or engine
+     * starts (engines get an empty mask back: proc.c). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigemptyset(&stop_sigs);
+    sigaddset(&stop_sigs, SIGINT);
+    sigaddset(&stop_sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_sigs, NULL);
     memset(&m, 0, sizeof m);
     pthread_mutex_init(&m.mu, NULL);
     ref_table_init(&m.table);
@@ -111,6 +163,7 @@ int main(int argc, char **argv)
             cleanup(&m);
             return 1;
         }
+        catch_stops(NULL);
         rc = ref_check_main(&m);
         ref_match_free(&m);
         return rc;
@@ -128,7 +181,11 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    catch_stops(&m);
     rc = ref_match_run(&m);
+    pthread_mutex_lock(&m.mu);
+    m.finished = 1;
+    pthread_mutex_unlock(&m.mu);
     ref_table_print(&m.table, m.sprt_on ? &m.sprt : NULL, stdout);
     if (m.own_moves) {
         struct rusage ru;
@@ -140,6 +197,12 @@ int main(int argc, char **argv)
                    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / (double)m.own_moves,
                (long long)m.own_moves);
     }
+    if (m.starts)
+        printf("Engine starts: %lld%s, %.1f ms each (start-up and handshake)\n",
+               (long long)m.starts,
+               m.hidden ? " (fresh processes for every game: hidden information)"
+                        : "",
+               (double)m.start_us / 1000.0 / (double)m.starts);
     if (m.stop)
         printf("Match stopped early: %s\n", m.stop_why);
     cleanup(&m);

@@ -58,6 +58,7 @@ struct ref_match {
     struct ref_table table;
     int64_t own_us, own_moves; /* referee time between engine waits */
     int64_t starts, start_us;  /* engine processes started, their time */
+    int finished;              /* the final table is being printed */
 };
 
 enum {

@@ -41,6 +41,15 @@ static int config_set(void *cfg, const char *key, const char *val, char *err,
                    "unknown parameter '%s' (players seat seed game)", key);
 }
 
+static int config_check(const void *cfg, char *err, size_t n)
+{
+    const struct bat_config *c = cfg;
+    if (c->seat > c->players)
+        return set_err(err, n, GAME_EVALUE, "seat=%d: the seats are 1..%d "
+                       "(players=%d)", c->seat, c->players, c->players);
+    return 0;
+}
+
 static void config_format(const void *cfg, char *buf, size_t n)
 {
     const struct bat_config *c = cfg;
@@ -148,6 +157,7 @@ const struct game battalion_game = {
     .name = "battalion",
     .title = "Battalion",
     .min_seats = BAT_MIN_SEATS,
+    .config_check = config_check,
     .max_seats = BAT_MAX_SEATS,
     .state_size = sizeof(struct bat_state),
     .config_size = sizeof(struct bat_config),

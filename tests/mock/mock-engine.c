@@ -1,6 +1,7 @@
 /* mock-engine.c - a misbehaving MEP engine for the referee's tests.
  *
- *   mock-engine --game G [--mode M] [--after N]
+ *   mock-engine --game G [--mode M] [--after N] [--spy FILE] [--delay MS]
+ *               [--tag T]
  *
  * Plays random legal moves (seeded by the Seed option) and, after N good
  * `go` answers (default 0), misbehaves as M:
@@ -16,6 +17,16 @@
  *   stall         never answers `newgame` (the game cannot start)
  *   error         answers `go` with `error`
  *   slowstart     sleeps 2 s before answering `mep`
+ *   forkexit      on `go`: forks a child that keeps stdout open (sleeps
+ *                 20 s), then exits 1
+ *   noisy         writes 256 KB to stderr on every `go`
+ *   floodstart    answers `mep` with empty lines, forever
+ *   shout         answers `go` with `BESTMOVE <move>` (capitals)
+ *
+ * --spy FILE appends its arguments, its environment and every line it is
+ * sent to FILE, and declares the widest Seed option (it wants every bit).
+ * --delay MS waits before every bestmove.  --tag T is ignored (a marker
+ * for pgrep in the tests).
  */
 #include <poll.h>
 #include <stdarg.h>
@@ -31,8 +42,10 @@
 static const struct game *G;
 static unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
 static const char *mode = "normal";
-static int after, gos, seat_hint;
+static int after, gos, seat_hint, delay_ms;
 static struct rng rng;
+static FILE *spy;
+extern char **environ;
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...)
@@ -74,7 +87,7 @@ static void bestmove(void)
         return;
     }
     G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
-    out("bestmove %s", tok);
+    out("%s %s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok);
 }
 
 static void sleep_ms(int ms)
@@ -151,6 +164,19 @@ int main(int argc, char **argv)
             mode = argv[i + 1];
         else if (strcmp(argv[i], "--after") == 0)
             after = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--delay") == 0)
+            delay_ms = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--spy") == 0 &&
+                 !(spy = fopen(argv[i + 1], "a")))
+            return fprintf(stderr, "mock: cannot open %s\n", argv[i + 1]), 2;
+    }
+    if (spy) {
+        fprintf(spy, "spy start\n");
+        for (int i = 0; i < argc; i++)
+            fprintf(spy, "argv %s\n", argv[i]);
+        for (char **e = environ; *e; e++)
+            fprintf(spy, "env %s\n", *e);
+        fflush(spy);
     }
     if (!(G = game_find(gname)))
         return fprintf(stderr, "mock: no game %s\n", gname), 2;
@@ -161,6 +187,10 @@ int main(int argc, char **argv)
         char *sp;
         str_chomp(line);
         fprintf(stderr, "mock got: %.80s\n", line);
+        if (spy) {
+            fprintf(spy, "got %s\n", line);
+            fflush(spy);
+        }
         if (!*line || *line == '#')
             continue;
         sp = strchr(line, ' ');
@@ -169,12 +199,20 @@ int main(int argc, char **argv)
                 continue;
             if (strcmp(mode, "slowstart") == 0)
                 sleep_ms(2000);
+            if (strcmp(mode, "floodstart") == 0) {
+                static char nl[65536];
+                memset(nl, '\n', sizeof nl);
+                for (;;)
+                    if (write(1, nl, sizeof nl) < 0)
+                        return 0;
+            }
             junk();
             out("id name Mock %s", mode);
             out("id author medan tests");
             out("protocol 1");
             out("game %s players %d-%d", G->name, G->min_seats, G->max_seats);
-            out("option name Seed type spin default 0 min 0 max 1000000");
+            out("option name Seed type spin default 0 min 0 max %s",
+                spy ? "9007199254740991" : "1000000");
             out("mepok");
         } else if (strcmp(line, "isready") == 0)
             out("readyok");
@@ -213,6 +251,23 @@ int main(int argc, char **argv)
         } else if (str_prefix(line, "go")) {
             if (bad_now("crash"))
                 exit(3);
+            if (bad_now("forkexit")) {
+                if (fork() == 0) { /* keeps stdout open */
+                    sleep_ms(20000);
+                    _exit(0);
+                }
+                exit(1);
+            }
+            if (bad_now("noisy")) {
+                static char noise[4096];
+                memset(noise, 'n', sizeof noise - 1);
+                noise[sizeof noise - 1] = '\n';
+                for (int i = 0; i < 64; i++)
+                    if (write(2, noise, sizeof noise) < 0)
+                        break;
+            }
+            if (delay_ms)
+                sleep_ms(delay_ms);
             if (bad_now("hang"))
                 for (;;)
                     sleep_ms(1000);

@@ -20,6 +20,12 @@ error bad_value *
 error bad_value players: 3..6
 > newgame players=4 seat=9
 error bad_value seat: 1..6
+> newgame players=3 seat=4
+error bad_value seat=4: the seats are 1..3 (players=3)
+> newgame seat=4 players=3
+error bad_value seat=4: the seats are 1..3 (players=3)
+> newgame seat=6 players=6
+ok
 > newgame colour=red
 error bad_value unknown parameter 'colour' (players seat seed game)
 > newgame players=4 seat=2 seed=3 game=1
