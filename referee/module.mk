@@ -44,3 +44,9 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
 	    --openings random-plies=4 --results match-out/results.jsonl \
 	    --records match-out/records.pgn --logdir match-out/logs
+
+# The deal solver (tests/tools/deal_solver.c) also needs the referee's seed
+# functions: an explicit rule wins over the tools' pattern rule.
+$(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson

@@ -2,7 +2,10 @@
 # End-to-end tests of medan-referee: mock engines that misbehave (each
 # failure classified, nothing lost from the results file), determinism
 # across concurrency, --resume after a cut write, --shard + merge, SPRT,
-# `check`, and a referee game of every game with an engine on disk.
+# `check`, hidden information (a spy engine and a deal solver, keys through
+# resume and shards), the hardening of issue 10 (process groups, log cap,
+# culprits named, rejected flags, handshake flood, miswritten keywords,
+# SIGINT), and a referee game of every game with an engine on disk.
 #   usage: sh tests/run-referee.sh BUILD BIN
 set -u
 BUILD=${1:-build}
@@ -134,6 +137,148 @@ $REF check --game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=norma
 grep -q 'PASS  handshake' "$T/chk.out" && ok "check: runs on a mock" || bad "check: no table"
 $REF check --game loa --engine cmd=$MOCK arg=--mode arg=crash >"$T/chk2.out" 2>&1 &&
     bad "check passes a crashing engine" || ok "check fails a crashing engine"
+
+# --- hidden information: no seat can learn the deal (issue 10) --------------
+SOLVER=$BUILD/tools/deal_solver
+"$SOLVER" --selftest >"$T/solver-self.out" 2>&1 &&
+    ok "deal solver: every attack works on old-style input" ||
+    bad "deal solver self test failed"
+# spy MATCH_ARGS...: two spy mocks in a 3-seat Battalion match, 6 games
+spy() {
+    rm -f "$T/spy1.log" "$T/spy2.log" "$T/spy.jsonl"
+    $REF --game battalion players=3 \
+        --engine name=s1 cmd=$MOCK arg=--game arg=battalion arg=--spy arg="$T/spy1.log" \
+        --engine name=s2 cmd=$MOCK arg=--game arg=battalion arg=--spy arg="$T/spy2.log" \
+        --each tc=10+0.1 --games 6 --logdir none --quiet --results "$T/spy.jsonl" \
+        "$@" >"$T/spy.out" 2>"$T/spy.err"
+}
+spy --seed 7
+check "$(lines "$T/spy.jsonl")" 6 "spy match: 6 games"
+"$SOLVER" "$T/spy1.log" "$T/spy2.log" >"$T/solver.out" 2>&1
+check "$?" 1 "spy + solver: no deal recovered (keyed deals, --seed 7)"
+grep -q 'nothing recovered' "$T/solver.out" && grep -q 'of 1[0-9] games' "$T/solver.out" &&
+    ok "solver saw every game of both spies" || bad "solver read no games: $(tail -1 "$T/solver.out")"
+key=$(grep -o '"key":"[0-9a-f]*"' "$T/spy.jsonl" | sort -u | cut -d'"' -f4)
+check "$(echo "$key" | wc -w | tr -d ' ')" 1 "results: one secret key for the match"
+leak=0
+for k in $key $(grep -o '"seed":[0-9]*' "$T/spy.jsonl" | cut -d: -f2 | sort -u); do
+    grep -q "$k" "$T/spy1.log" "$T/spy2.log" && leak=1
+done
+check $leak 0 "the key and the deal seeds never reach an engine"
+many=$(cat "$T/spy1.log" "$T/spy2.log" | awk '$2 == "got" && $3 == "newgame" {n[$1]++}
+    END {m = 0; for (p in n) if (n[p] > m) m = n[p]; print m}')
+check "$many" 1 "fresh engine processes for every game of a hidden-information game"
+grep -q 'secret key' "$T/spy.err" && ok "--seed for battalion: says the deals are keyed" ||
+    bad "--seed for battalion: no note"
+spy --seed 7 --key-from-seed
+grep -q 'WARNING: --key-from-seed' "$T/spy.err" && ok "--key-from-seed: warning" ||
+    bad "--key-from-seed: no warning"
+"$SOLVER" "$T/spy1.log" "$T/spy2.log" >"$T/solver2.out" 2>&1 &&
+    ok "positive control: the solver rebuilds --key-from-seed deals" ||
+    bad "solver failed on a guessable key: $(tail -1 "$T/solver2.out")"
+d=$(grep -o 'deal seed [0-9]*' "$T/solver2.out" | head -1 | cut -d' ' -f3)
+grep -q "\"seed\":$d," "$T/spy.jsonl" && ok "positive control: the recovered deal is the real one" ||
+    bad "recovered deal $d not in the results"
+
+# hidden information: resume adopts the file's key; shards share --key-file
+bt() { $REF --game battalion players=3 --engine name=a cmd=$MOCK arg=--game arg=battalion \
+    --engine name=b cmd=$MOCK arg=--game arg=battalion --each tc=10+0.1 --games 6 \
+    --quiet --logdir none "$@"; }
+bt --results "$T/b.jsonl" >/dev/null 2>&1
+head -n 3 "$T/b.jsonl" >"$T/br.jsonl"
+sed -n 4p "$T/b.jsonl" | cut -c1-40 | tr -d '\n' >>"$T/br.jsonl"
+bt --resume --results "$T/br.jsonl" >/dev/null 2>&1
+strip "$T/b.jsonl" >"$T/b.s"; strip "$T/br.jsonl" >"$T/br.s"
+[ "$(lines "$T/b.jsonl")" = 6 ] && cmp -s "$T/b.s" "$T/br.s" &&
+    ok "battalion resume: the key is read back, same deals" || bad "battalion resume: games differ"
+bt --shard 1/2 --results "$T/bs0.jsonl" >"$T/bs0.out" 2>&1 &&
+    bad "battalion --shard without --key-file accepted" ||
+    ok "battalion --shard needs --key-file"
+bt --key-file "$T/match.key" --results "$T/bk.jsonl" >/dev/null 2>&1
+bt --key-file "$T/match.key" --shard 1/2 --results "$T/bs1.jsonl" >/dev/null 2>&1
+bt --key-file "$T/match.key" --shard 2/2 --results "$T/bs2.jsonl" >/dev/null 2>&1
+cat "$T/bs1.jsonl" "$T/bs2.jsonl" >"$T/bs12.jsonl"
+strip "$T/bk.jsonl" >"$T/bk.s"; strip "$T/bs12.jsonl" >"$T/bs12.s"
+[ "$(lines "$T/bk.jsonl")" = 6 ] && cmp -s "$T/bk.s" "$T/bs12.s" &&
+    ok "battalion shards with one --key-file = the whole match" || bad "battalion shards differ"
+cmp -s "$T/b.s" "$T/bk.s" && bad "two random keys gave the same deals" ||
+    ok "a fresh key gives other deals"
+
+# --- referee hardening (issue 10, section 4) ------------------------------------
+tag=medan-test-tag-$$
+match forkexit 1 2 --each tc=20 arg=--tag arg=$tag
+check "$(count '"reason":"crash"' "$T/forkexit.jsonl")" 1 "exit with a child holding stdout: crash"
+grep -q 'exit status 1' "$T/forkexit.jsonl" && ok "crash detail names the exit status" ||
+    bad "crash detail: $(grep -o '"detail":"[^"]*"' "$T/forkexit.jsonl")"
+sleep 1
+pgrep -f "$tag" >/dev/null && bad "a child of an engine outlived the referee" ||
+    ok "the engine's process group is killed: no orphan"
+
+rm -rf "$T/logs"
+match noisy 0 2 --log-limit 100k
+sz=$(wc -c <"$T/logs/bad.w1.s1.log" | tr -d ' ')
+[ "$sz" -le 103000 ] && ok "stderr log capped ($sz bytes for --log-limit 100k)" ||
+    bad "stderr log not capped: $sz bytes"
+grep -q 'log cut at 102400 bytes' "$T/logs/bad.w1.s1.log" && ok "the log says it was cut" ||
+    bad "no cut notice in the log"
+
+$REF --game loa --engine name=x cmd=$MOCK dir=/nonexistent-medan --engine cmd=$MOCK \
+    --games 2 --logdir none >"$T/dir.out" 2>&1
+grep -q 'working directory /nonexistent-medan: No such file' "$T/dir.out" &&
+    ! grep -q 'cannot start' "$T/dir.out" &&
+    ok "dir=/nonexistent: the directory is named" || bad "dir=/nonexistent: $(tail -1 "$T/dir.out")"
+: >"$T/afile"
+match normal 0 2 --logdir "$T/afile"
+grep -q "logdir $T/afile: not a directory" "$T/normal.out" &&
+    ok "--logdir on a file: said so" || bad "--logdir on a file: $(tail -1 "$T/normal.out")"
+mkdir -p "$T/ld/in"
+$REF --game loa --engine name=../evil cmd=$MOCK --engine name=good cmd=$MOCK \
+    --games 2 --logdir "$T/ld/in" --quiet >/dev/null 2>&1
+[ -z "$(ls "$T/ld" | grep -v '^in$')" ] && [ -n "$(ls "$T/ld/in" | grep evil)" ] &&
+    ok "name=../evil: its log stays inside --logdir" || bad "name=../evil: $(ls "$T/ld")"
+
+leaky=0
+for a in "--games -1" "--games" "--concurrency 0" "--seed x" "--shard 3/2" "--bogus" \
+    "--log-limit -3" "--key-file" "--sprt alpha=2" "--openings bogus=1" "--resume" \
+    "--results $T/nodir/x" "--each tc=zz" "--each foo=1" "--each noeq" "--key-from-seed"; do
+    # shellcheck disable=SC2086
+    $REF --game loa --engine cmd=$MOCK --engine cmd=$MOCK $a >"$T/flag.out" 2>&1
+    rc=$?
+    if [ $rc != 1 ] || grep -q Sanitizer "$T/flag.out"; then
+        leaky=1; echo "  rejected flag $a: rc $rc" >&2; grep Sanitizer "$T/flag.out" >&2
+    fi
+done
+check $leaky 0 "every rejected flag: exit 1, sanitizer-clean (leaks too)"
+
+t0=$(date +%s)
+match floodstart 0 2 --handshake-timeout 1000
+t1=$(date +%s)
+grep -q handshake "$T/floodstart.out" && [ $((t1 - t0)) -le 4 ] &&
+    ok "handshake timeout honoured against a flood ($((t1 - t0)) s for 1 s + 3 s slack)" ||
+    bad "flood at handshake: $((t1 - t0)) s"
+
+match shout 0 2
+check "$(count '"reason":"engine_error"' "$T/shout.jsonl")" 2 "BESTMOVE in capitals: engine_error"
+grep -q "unreadable line 'BESTMOVE " "$T/shout.jsonl" && ok "the line received is quoted" ||
+    bad "no quoted line: $(grep -o '"detail":"[^"]*"' "$T/shout.jsonl" | head -1)"
+
+rm -f "$T/int.jsonl"
+$REF --game loa --engine name=a cmd=$MOCK arg=--delay arg=30 arg=--tag arg=$tag \
+    --engine name=b cmd=$MOCK arg=--tag arg=$tag --each tc=60 --games 100 \
+    --results "$T/int.jsonl" --logdir none >"$T/int.out" 2>&1 &
+rp=$!
+i=0
+while [ ! -s "$T/int.jsonl" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $rp
+wait $rp
+rc=$?
+[ $rc != 0 ] && ok "SIGINT: exit status $rc (non-zero)" || bad "SIGINT: exit status 0"
+fin=$(lines "$T/int.jsonl")
+grep -q "Results of loa: $fin games" "$T/int.out" &&
+    ok "SIGINT: the table of the $fin finished games is printed" ||
+    bad "SIGINT: no table of $fin games"
+sleep 0.5
+pgrep -f "$tag" >/dev/null && bad "SIGINT: engines left running" || ok "SIGINT: no engine left"
 
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do

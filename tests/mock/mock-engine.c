@@ -24,7 +24,8 @@
  *   shout         answers `go` with `BESTMOVE <move>` (capitals)
  *
  * --spy FILE appends its arguments, its environment and every line it is
- * sent to FILE, and declares the widest Seed option (it wants every bit).
+ * sent to FILE (each line starts with its pid), and declares the widest
+ * Seed option (it wants every bit).
  * --delay MS waits before every bestmove.  --tag T is ignored (a marker
  * for pgrep in the tests).
  */
@@ -171,11 +172,12 @@ int main(int argc, char **argv)
             return fprintf(stderr, "mock: cannot open %s\n", argv[i + 1]), 2;
     }
     if (spy) {
-        fprintf(spy, "spy start\n");
+        /* Several processes may share the file: every line names its pid. */
+        fprintf(spy, "%d start\n", (int)getpid());
         for (int i = 0; i < argc; i++)
-            fprintf(spy, "argv %s\n", argv[i]);
+            fprintf(spy, "%d argv %s\n", (int)getpid(), argv[i]);
         for (char **e = environ; *e; e++)
-            fprintf(spy, "env %s\n", *e);
+            fprintf(spy, "%d env %s\n", (int)getpid(), *e);
         fflush(spy);
     }
     if (!(G = game_find(gname)))
@@ -188,7 +190,7 @@ int main(int argc, char **argv)
         str_chomp(line);
         fprintf(stderr, "mock got: %.80s\n", line);
         if (spy) {
-            fprintf(spy, "got %s\n", line);
+            fprintf(spy, "%d got %s\n", (int)getpid(), line);
             fflush(spy);
         }
         if (!*line || *line == '#')
