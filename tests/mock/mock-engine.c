@@ -18,7 +18,7 @@
  *   error         answers `go` with `error`
  *   slowstart     sleeps 2 s before answering `mep`
  *   forkexit      on `go`: forks a child that keeps stdout open (sleeps
- *                 20 s), then exits 1
+ *                 30 s), then exits 1
  *   noisy         writes 256 KB to stderr on every `go`
  *   floodstart    answers `mep` with empty lines, forever
  *   shout         answers `go` with `BESTMOVE <move>` (capitals)
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
                 exit(3);
             if (bad_now("forkexit")) {
                 if (fork() == 0) { /* keeps stdout open */
-                    sleep_ms(20000);
+                    sleep_ms(30000);
                     _exit(0);
                 }
                 exit(1);
