@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "referee/match.h"
 #include "referee/record.h"
 #include "referee/stats.h"
@@ -200,6 +201,7 @@ static void test_record_roundtrip(void **state)
     ref_record_add_move(&r, 2, "a2xc4", 1500);
     r.has_scores = 1;
     r.score[0] = 1;
+    strcpy(r.key, "00112233445566778899aabbccddeeff");
     assert_int_equal(ref_record_write_json(&r, f), 0);
     rewind(f);
     assert_true(getline(&line, &cap, f) > 0);
@@ -207,6 +209,7 @@ static void test_record_roundtrip(void **state)
     assert_non_null(strstr(line, "\"moves\":[{\"seat\":1,\"move\":\"c1-c3\",\"ms\":12}"));
     assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
     assert_int_equal(q.game, 3);
+    assert_string_equal(q.key, "00112233445566778899aabbccddeeff");
     assert_int_equal(q.nmoves, 2);
     assert_string_equal(q.moves[1].tok, "a2xc4");
     assert_int_equal(q.moves[1].ms, 1500);
@@ -421,9 +424,55 @@ static void test_schedule(void **state)
     assert_true(ref_engine_seed(7, 1, 1) < (1ULL << 53));
 }
 
+/* SipHash-2-4 against the reference vectors of the paper (key 00..0f,
+ * message 00 01 .. of length n), and the keyed seeds of hidden games. */
+static void test_keyed_seeds(void **state)
+{
+    uint8_t k[16], msg[16], k2[16];
+    char hex[33];
+    struct ref_match m;
+    (void)state;
+    for (int i = 0; i < 16; i++)
+        k[i] = msg[i] = (uint8_t)i;
+    assert_true(siphash24(k, msg, 0) == 0x726fdb47dd0e0e31ULL);
+    assert_true(siphash24(k, msg, 1) == 0x74f839c593dc67fdULL);
+    assert_true(siphash24(k, msg, 15) == 0xa129ca6149be45e5ULL);
+    /* hex round trip, strict parsing */
+    ref_key_hex(k, hex);
+    assert_string_equal(hex, "000102030405060708090a0b0c0d0e0f");
+    assert_int_equal(ref_key_parse(" 000102030405060708090A0B0C0D0E0F\n", k2), 0);
+    assert_memory_equal(k, k2, 16);
+    assert_int_equal(ref_key_parse("0001", k2), -1);
+    assert_int_equal(ref_key_parse("000102030405060708090a0b0c0d0e0fff", k2), -1);
+    assert_int_equal(ref_key_parse("zz0102030405060708090a0b0c0d0e0f", k2), -1);
+    /* keyed: below 2^53, the key and the domain matter */
+    memset(&m, 0, sizeof m);
+    m.hidden = 1;
+    m.seed = 7;
+    memcpy(m.key, k, 16);
+    assert_true(ref_match_deal_seed(&m, 0) < (1ULL << 53));
+    assert_true(ref_match_deal_seed(&m, 0) == ref_keyed_seed(k, "deal", 7, 0, 0));
+    assert_true(ref_match_deal_seed(&m, 0) != ref_group_seed(7, 0));
+    assert_true(ref_match_engine_seed(&m, 1, 1) != ref_engine_seed(7, 1, 1));
+    assert_true(ref_keyed_seed(k, "deal", 7, 1, 0) != ref_keyed_seed(k, "engine", 7, 1, 0));
+    m.key[0] ^= 1;
+    assert_true(ref_match_deal_seed(&m, 0) != ref_keyed_seed(k, "deal", 7, 0, 0));
+    /* perfect information: unchanged, reproducible from the seed */
+    m.hidden = 0;
+    assert_true(ref_match_deal_seed(&m, 3) == ref_group_seed(7, 3));
+    assert_true(ref_match_engine_seed(&m, 2, 1) == ref_engine_seed(7, 2, 1));
+    /* --key-from-seed: a function of the seed */
+    ref_key_from_seed(7, k);
+    ref_key_from_seed(7, k2);
+    assert_memory_equal(k, k2, 16);
+    ref_key_from_seed(8, k2);
+    assert_memory_not_equal(k, k2, 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keyed_seeds),
         cmocka_unit_test(test_elo_trinomial),
         cmocka_unit_test(test_los),
         cmocka_unit_test(test_elo_pentanomial),
