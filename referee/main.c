@@ -64,12 +64,18 @@ static int merge_main(int argc, char **argv)
         c.path = argv[i];
         if (ref_record_read_file(argv[i], merge_one, &c, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "medan-referee merge: %s\n", err);
+            if (c.out)
+                fclose(c.out);
+            ref_table_free(&t);
             return 1;
         }
         files++;
     }
     if (!files) {
         fprintf(stderr, "usage: medan-referee merge [--sprt k=v...] [--output all.jsonl] a.jsonl b.jsonl ...\n");
+        if (c.out)
+            fclose(c.out);
+        ref_table_free(&t);
         return 1;
     }
     if (c.dup)

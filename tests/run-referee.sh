@@ -248,6 +248,14 @@ for a in "--games -1" "--games" "--concurrency 0" "--seed x" "--shard 3/2" "--bo
         leaky=1; echo "  rejected flag $a: rc $rc" >&2; grep Sanitizer "$T/flag.out" >&2
     fi
 done
+for a in "$T/s1.jsonl $T/nodir/x" "--output $T/m.jsonl"; do
+    # shellcheck disable=SC2086
+    $REF merge $a >"$T/flag.out" 2>&1
+    rc=$?
+    if [ $rc != 1 ] || grep -q Sanitizer "$T/flag.out"; then
+        leaky=1; echo "  rejected merge $a: rc $rc" >&2; grep Sanitizer "$T/flag.out" >&2
+    fi
+done
 check $leaky 0 "every rejected flag: exit 1, sanitizer-clean (leaks too)"
 
 # The flood's cost is measured against a silent engine under the same load:
