@@ -63,23 +63,86 @@ static void test_elo_pentanomial(void **state)
     NEAR(e.hi, 85.5356, 1e-3);
 }
 
+/* Expected LLRs from an independent implementation of the generalized
+ * SPRT (maximum-likelihood pentanomial distributions with mean s0 and s1,
+ * empty cells counted 1e-3), written in Python for this test. */
 static void test_sprt(void **state)
 {
-    struct ref_sprt s = {0, 10, 0.05, 0.05};
+    struct ref_sprt s = {0, 10, 0.05, 0.05, REF_SPRT_LOGISTIC};
     int p[5] = {2, 10, 20, 12, 6}, win[5] = {0, 0, 10, 40, 150}, all[5] = {0, 0, 0, 0, 3},
-        lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
+        one[5] = {0, 0, 0, 0, 1}, lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
     double lo, hi, llr;
     (void)state;
     ref_sprt_bounds(&s, &lo, &hi);
     NEAR(lo, -2.944439, 1e-6); /* ln(0.05 / 0.95) */
     NEAR(hi, 2.944439, 1e-6);
-    /* 50 (s1-s0)(2*0.55 - s0 - s1) / (2 * 0.065), s1 = 1/(1+10^-0.025) */
-    NEAR(ref_sprt_llr(&s, p), 0.473741, 1e-5);
+    NEAR(ref_sprt_llr(&s, p), 0.469449, 1e-5);
+    NEAR(ref_sprt_llr(&s, win), 5.673567, 1e-5);
+    NEAR(ref_sprt_llr(&s, one), 0.028311, 1e-5);
+    NEAR(ref_sprt_llr(&s, all), 0.085047, 1e-5);
     assert_int_equal(ref_sprt_decide(&s, p, &llr), 0);
     assert_int_equal(ref_sprt_decide(&s, win, &llr), 1);
     assert_int_equal(ref_sprt_decide(&s, lose, &llr), -1);
     assert_int_equal(ref_sprt_decide(&s, none, &llr), 0);
-    assert_int_equal(ref_sprt_decide(&s, all, &llr), 1); /* 3 pairs 2-0 */
+    /* A few one-sided pairs must not decide: the old normal
+     * approximation with a near-zero variance gave LLR 3.79 for one 2-0
+     * pair and accepted H1 between identical engines. */
+    assert_int_equal(ref_sprt_decide(&s, one, &llr), 0);
+    assert_int_equal(ref_sprt_decide(&s, all, &llr), 0);
+    assert_true(llr < 0.5);
+}
+
+/* The text settings shared by --sprt and merge --sprt. */
+static void test_sprt_set(void **state)
+{
+    struct ref_sprt s;
+    (void)state;
+    ref_sprt_default(&s);
+    assert_true(ref_sprt_valid(&s));
+    assert_int_equal(ref_sprt_set(&s, "elo1=10"), 0);
+    assert_int_equal(ref_sprt_set(&s, "model=normalized"), 0);
+    assert_int_equal(s.model, REF_SPRT_NORMALIZED);
+    NEAR(s.elo1, 10, 1e-12);
+    assert_int_equal(ref_sprt_set(&s, "elo1=x"), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo1="), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo=3"), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo00=3"), -1);
+    assert_int_equal(ref_sprt_set(&s, "model=bayes"), -1);
+    assert_int_equal(ref_sprt_set(&s, "alpha"), -1);
+    NEAR(s.elo1, 10, 1e-12);
+    assert_int_equal(ref_sprt_set(&s, "alpha=0.5"), 0);
+    assert_false(ref_sprt_valid(&s));
+    assert_int_equal(ref_sprt_set(&s, "alpha=0.05"), 0);
+    assert_int_equal(ref_sprt_set(&s, "elo0=10"), 0);
+    assert_false(ref_sprt_valid(&s)); /* elo0 must be below elo1 */
+}
+
+/* The error rates, on seeded simulated matches: identical engines must
+ * accept H1 at most at rate alpha, an engine at elo1 at least at 1-beta
+ * (with the sampling error of 400 runs: sd 1.1 %).  Both models. */
+static void test_sprt_simulated(void **state)
+{
+    struct ref_sprt s = {0, 20, 0.05, 0.05, REF_SPRT_LOGISTIC};
+    struct ref_sprt_sim r;
+    (void)state;
+    ref_sprt_simulate(&s, 0, 0.3, 400, 50000, 1, &r);
+    assert_int_equal(r.runs, 400);
+    assert_int_equal(r.h1 + r.h0 + r.undecided, 400);
+    assert_true(r.h1 <= 20 + 9);      /* alpha = 5 % of 400, + 2 sd */
+    assert_true(r.undecided == 0);
+    ref_sprt_simulate(&s, 20, 0.3, 400, 50000, 2, &r);
+    assert_true(r.h1 >= 380 - 9);     /* 1 - beta = 95 % */
+    /* Very unequal engines decide in a few dozen pairs, never on one. */
+    ref_sprt_simulate(&s, 300, 0.1, 100, 50000, 3, &r);
+    assert_int_equal(r.h1, 100);
+    assert_true(r.pairs > 100 * 3 && r.pairs < 100 * 100);
+    /* Normalized Elo: nElo 0 vs 20 (about 10 logistic Elo at draw ratio
+     * 0.3); identical engines rarely pass, +20 logistic Elo usually does. */
+    s.model = REF_SPRT_NORMALIZED;
+    ref_sprt_simulate(&s, 0, 0.3, 300, 50000, 4, &r);
+    assert_true(r.h1 <= 15 + 8);
+    ref_sprt_simulate(&s, 20, 0.3, 300, 50000, 5, &r);
+    assert_true(r.h1 >= 285 - 8);
 }
 
 static void test_mean_ci(void **state)
@@ -428,6 +491,8 @@ int main(void)
         cmocka_unit_test(test_los),
         cmocka_unit_test(test_elo_pentanomial),
         cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_sprt_set),
+        cmocka_unit_test(test_sprt_simulated),
         cmocka_unit_test(test_mean_ci),
         cmocka_unit_test(test_tc_parse),
         cmocka_unit_test(test_clock),
