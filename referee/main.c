@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "parallel.h"
 #include "stats.h"
 #include "core/util.h"
 
@@ -15,28 +17,61 @@ struct merge_ctx {
     FILE *out;
     int dup;
     const char *path;
+    unsigned char *seen;    /* seen[g]: game g read (1) or read twice (2) */
+    int nseen;
 };
 
 static void merge_one(void *ctx, const struct ref_record *r)
 {
     struct merge_ctx *c = ctx;
+    if (r->game >= c->nseen) {
+        int n = c->nseen ? c->nseen : 64;
+        while (n <= r->game)
+            n *= 2;
+        c->seen = xrealloc(c->seen, (size_t)n);
+        memset(c->seen + c->nseen, 0, (size_t)(n - c->nseen));
+        c->nseen = n;
+    }
     if (ref_table_add(c->t, r) < 0) {
         if (!ref_table_has(c->t, r->game))
             die("%s: game %d does not fit the others (different game?)",
                 c->path, r->game);
+        c->seen[r->game] = 2;
         c->dup++;
         return;
     }
+    c->seen[r->game] = 1;
     if (c->out)
         ref_record_write_json(r, c->out);
+}
+
+/* Print the games 1..n with seen[g] == want as ranges ("3-5, 9");
+ * returns how many. */
+static int print_games(const struct merge_ctx *c, int n, int want)
+{
+    int count = 0;
+    for (int g = 1; g <= n; g++) {
+        int h = g;
+        if ((g < c->nseen ? c->seen[g] : 0) != want)
+            continue;
+        while (h + 1 <= n && (h + 1 < c->nseen ? c->seen[h + 1] : 0) == want)
+            h++;
+        printf(count ? ", %d" : " %d", g);
+        if (h > g)
+            printf("-%d", h);
+        count += h - g + 1;
+        g = h;
+    }
+    return count;
 }
 
 static int merge_main(int argc, char **argv)
 {
     struct ref_table t;
     struct ref_sprt sprt;
-    int have_sprt = 0, files = 0, rc = 1;
-    struct merge_ctx c = {&t, NULL, 0, NULL};
+    int have_sprt = 0, files = 0, rc = 1, last = 0, missing = 0;
+    int64_t games = 0;
+    struct merge_ctx c = {&t, NULL, 0, NULL, NULL, 0};
     ref_sprt_default(&sprt);
     ref_table_init(&t);
     for (int i = 0; i < argc; i++) {
@@ -53,6 +88,14 @@ static int merge_main(int argc, char **argv)
                 fprintf(stderr, "medan-referee merge: --sprt needs 0 < alpha, beta < 0.5 and elo0 < elo1\n");
                 goto done;
             }
+            continue;
+        }
+        if (strcmp(argv[i], "--games") == 0) {
+            if (i + 1 >= argc || parse_i64(argv[i + 1], 1, 100000000, &games) < 0) {
+                fprintf(stderr, "medan-referee merge: --games needs a number of games\n");
+                goto done;
+            }
+            i++;
             continue;
         }
         if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) {
@@ -72,18 +115,47 @@ static int merge_main(int argc, char **argv)
         files++;
     }
     if (!files) {
-        fprintf(stderr, "usage: medan-referee merge [--sprt k=v...] [--output all.jsonl] a.jsonl b.jsonl ...\n");
+        fprintf(stderr, "usage: medan-referee merge [--games N] [--sprt k=v...] "
+                        "[--output all.jsonl] a.jsonl b.jsonl ...\n");
         goto done;
     }
-    if (c.dup)
-        printf("%d duplicate games ignored\n", c.dup);
+    /* Shards that overlap, and games that no file has. */
+    for (int g = 1; g < c.nseen; g++)
+        if (c.seen[g])
+            last = g;
+    if (games > last)
+        last = (int)games;
+    if (c.dup) {
+        printf("Overlap: %d duplicate games ignored (the first record kept):", c.dup);
+        print_games(&c, last, 2);
+        printf("\n");
+    }
+    for (int g = 1; g <= last; g++)
+        missing += (g < c.nseen ? c.seen[g] : 0) == 0;
+    if (missing) {
+        printf("Missing: %d of %d games are in no file:", missing, last);
+        print_games(&c, last, 0);
+        printf("\n");
+    }
     ref_table_print(&t, have_sprt ? &sprt : NULL, stdout);
-    rc = 0;
+    rc = missing ? 2 : 0;
 done:
     if (c.out)
         fclose(c.out);
+    free(c.seen);
     ref_table_free(&t);
     return rc;
+}
+
+/* medan-referee parallel: shards over GNU parallel, then merge. */
+static int parallel_main(int argc, char **argv)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        die("cannot find my own path (/proc/self/exe)");
+    self[n] = 0;
+    return ref_parallel_main(argc, argv, self, merge_main);
 }
 
 /* medan-referee sprt-sim: the SPRT on simulated matches, to see its error
@@ -147,6 +219,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "parallel") == 0)
+        return parallel_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "sprt-sim") == 0)
         return sprt_sim_main(argc - 2, argv + 2);
     memset(&m, 0, sizeof m);

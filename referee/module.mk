@@ -44,3 +44,15 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
 	    --openings random-plies=4 --results match-out/results.jsonl \
 	    --records match-out/records.pgn --logdir match-out/logs
+
+# medan-slurm-match: a match as a Slurm job array (a shell script).
+$(BIN)/medan-slurm-match: referee/slurm-match.sh
+	@mkdir -p $(dir $@)
+	$(Q)install -m 755 $< $@
+PROGRAMS += $(BIN)/medan-slurm-match
+
+# `make test` also runs tests/run-cluster.sh: parallel and Slurm matches.
+.PHONY: cluster-test
+cluster-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-slurm-match
+	@sh tests/run-cluster.sh $(BUILD) $(BIN)
+test-suite: cluster-test
