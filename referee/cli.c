@@ -350,6 +350,7 @@ void ref_cli_help(void)
 "  medan-referee parallel --shards N [--jobs J] [--sshlogin H]... [--dry-run]\n"
 "                MATCH OPTIONS   the match as N shards run by GNU parallel\n"
 "  medan-referee check --game G [key=value...] --engine cmd=... [st=0.1]\n"
+"  medan-referee report RESULTS.jsonl... --html OUT.html [--sprt ...] [--title T]\n"
 "  medan-referee sprt-sim [elo0=.. elo1=.. alpha=.. beta=.. model=..]\n"
 "                [elo=E draw=D runs=N max-pairs=M seed=S]   SPRT error rates\n"
 "\n"

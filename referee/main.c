@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "parallel.h"
+#include "report.h"
 #include "stats.h"
 #include "core/util.h"
 
@@ -219,6 +220,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "report") == 0)
+        return ref_report_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "parallel") == 0)
         return parallel_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "sprt-sim") == 0)

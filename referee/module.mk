@@ -56,3 +56,10 @@ PROGRAMS += $(BIN)/medan-slurm-match
 cluster-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-slurm-match
 	@sh tests/run-cluster.sh $(BUILD) $(BIN)
 test-suite: cluster-test
+
+# `make test` also runs tests/run-report.sh: the HTML report, rendered by
+# headless Chromium.
+.PHONY: report-test
+report-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-battalion
+	@sh tests/run-report.sh $(BUILD) $(BIN)
+test-suite: report-test

@@ -261,6 +261,7 @@ static void test_record_roundtrip(void **state)
     r.opening = strdup("start moves b1-b3");
     ref_record_add_move(&r, 1, "c1-c3", 12);
     ref_record_add_move(&r, 2, "a2xc4", 1500);
+    r.moves[1].depth = 7; /* the first move has none */
     r.has_scores = 1;
     r.score[0] = 1;
     assert_int_equal(ref_record_write_json(&r, f), 0);
@@ -273,6 +274,8 @@ static void test_record_roundtrip(void **state)
     assert_int_equal(q.nmoves, 2);
     assert_string_equal(q.moves[1].tok, "a2xc4");
     assert_int_equal(q.moves[1].ms, 1500);
+    assert_int_equal(q.moves[0].depth, 0);
+    assert_int_equal(q.moves[1].depth, 7);
     assert_string_equal(q.seat_name[0], "A \"quoted\"");
     assert_int_equal(q.rank[0], 1);
     assert_int_equal(q.rank[1], 2);
