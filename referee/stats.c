@@ -295,3 +295,96 @@ void ref_sprt_simulate(const struct ref_sprt *s, double elo, double draw,
     }
     out->runs = runs;
 }
+
+/* Ratings by maximum likelihood: the logistic (Bradley-Terry) model fitted
+ * by the minorization-maximization iteration gamma_i = points_i /
+ * sum_j n_ij / (gamma_i + gamma_j), then Elo_i = 400 log10 gamma_i, centred.
+ * Each pair that met gets one virtual draw, so a perfect score keeps a
+ * finite rating.  Standard errors from the Fisher information, with the
+ * ratings constrained to sum to zero: cov = (I + J/n)^-1 - J/n. */
+int ref_ratings(int n, const double *games, const double *points, double *elo,
+                double *se)
+{
+    double *g = xcalloc((size_t)n * n, sizeof *g), *s = xcalloc((size_t)n * n, sizeof *s),
+           *gam = xcalloc((size_t)n, sizeof *gam), *a = xcalloc((size_t)n * 2 * n, sizeof *a);
+    const double k = 400.0 / log(10.0);
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double v = i != j && games[i * n + j] > 0;
+            g[i * n + j] = games[i * n + j] + v;
+            s[i * n + j] = points[i * n + j] + 0.5 * v;
+        }
+    for (int i = 0; i < n; i++)
+        gam[i] = 1;
+    for (int it = 0; it < 10000; it++) {
+        double change = 0, logsum = 0;
+        for (int i = 0; i < n; i++) {
+            double w = 0, d = 0, ng;
+            for (int j = 0; j < n; j++)
+                if (j != i && g[i * n + j] > 0) {
+                    w += s[i * n + j];
+                    d += g[i * n + j] / (gam[i] + gam[j]);
+                }
+            ng = d > 0 && w > 0 ? w / d : gam[i];
+            change = fmax(change, fabs(log(ng / gam[i])));
+            gam[i] = ng;
+        }
+        for (int i = 0; i < n; i++)
+            logsum += log(gam[i]);
+        for (int i = 0; i < n; i++)
+            gam[i] /= exp(logsum / n);
+        if (change < 1e-12)
+            break;
+    }
+    for (int i = 0; i < n; i++)
+        elo[i] = k * log(gam[i]);
+    /* Fisher information in natural units, plus J/n; invert by
+     * Gauss-Jordan on [A | I]. */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double v = 1.0 / n;
+            if (i != j) {
+                double p = gam[i] / (gam[i] + gam[j]);
+                v -= g[i * n + j] * p * (1 - p);
+            } else
+                for (int m = 0; m < n; m++)
+                    if (m != i) {
+                        double p = gam[i] / (gam[i] + gam[m]);
+                        v += g[i * n + m] * p * (1 - p);
+                    }
+            a[i * 2 * n + j] = v;
+            a[i * 2 * n + n + j] = i == j;
+        }
+    for (int c = 0; c < n && rc == 0; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(a[r * 2 * n + c]) > fabs(a[piv * 2 * n + c]))
+                piv = r;
+        if (fabs(a[piv * 2 * n + c]) < 1e-12) {
+            rc = -1; /* engines that never met, directly or not */
+            break;
+        }
+        for (int j = 0; j < 2 * n; j++) {
+            double t = a[c * 2 * n + j];
+            a[c * 2 * n + j] = a[piv * 2 * n + j];
+            a[piv * 2 * n + j] = t;
+        }
+        for (int r = 0; r < n; r++) {
+            double f = a[r * 2 * n + c] / a[c * 2 * n + c];
+            if (r == c)
+                continue;
+            for (int j = 0; j < 2 * n; j++)
+                a[r * 2 * n + j] -= f * a[c * 2 * n + j];
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double v = rc == 0 ? a[i * 2 * n + n + i] / a[i * 2 * n + i] - 1.0 / n : NAN;
+        se[i] = v > 0 ? k * sqrt(v) : rc == 0 ? 0 : NAN;
+    }
+    free(g);
+    free(s);
+    free(gam);
+    free(a);
+    return rc;
+}

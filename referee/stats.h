@@ -65,6 +65,14 @@ void ref_sprt_simulate(const struct ref_sprt *s, double elo, double draw,
                        int runs, int max_pairs, uint64_t seed,
                        struct ref_sprt_sim *out);
 
+/* Ratings of n engines from their games: games[i*n+j] games and
+ * points[i*n+j] points of i against j.  Maximum likelihood under the
+ * logistic model (one virtual draw per pair that met), Elo centred on 0,
+ * with standard errors.  -1 when the engines fall apart into groups that
+ * never met (se then NaN). */
+int ref_ratings(int n, const double *games, const double *points, double *elo,
+                double *se);
+
 /* Mean of x[0..n) with the half-width of its 95% interval (sample sd). */
 void ref_mean_ci(const double *x, int n, double *mean, double *half);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "referee/adjudicate.h"
 #include "referee/match.h"
 #include "referee/record.h"
 #include "referee/stats.h"
@@ -143,6 +144,95 @@ static void test_sprt_simulated(void **state)
     assert_true(r.h1 <= 15 + 8);
     ref_sprt_simulate(&s, 20, 0.3, 300, 50000, 5, &r);
     assert_true(r.h1 >= 285 - 8);
+}
+
+/* Ratings against a gradient-ascent fit of the same likelihood in Python;
+ * the standard error of two engines by hand: var(r1) = 1 / (4 n p (1-p))
+ * with n = 101, p = 55.5/101 (one virtual draw). */
+static void test_ratings(void **state)
+{
+    double g2[4] = {0, 100, 100, 0}, p2[4] = {0, 55, 45, 0}, elo[3], se[3];
+    double g3[9] = {0, 20, 20, 20, 0, 20, 20, 20, 0}, p3[9] = {0, 14, 16, 6, 0, 11, 4, 9, 0};
+    double g3apart[9] = {0, 20, 0, 20, 0, 0, 0, 0, 0}, p3apart[9] = {0, 10, 0, 10, 0, 0, 0, 0, 0};
+    double pp = 55.5 / 101;
+    (void)state;
+    assert_int_equal(ref_ratings(2, g2, p2, elo, se), 0);
+    NEAR(elo[0], 17.256317, 1e-4);
+    NEAR(elo[1], -17.256317, 1e-4);
+    NEAR(se[0], 400 / log(10) * sqrt(1 / (4 * 101 * pp * (1 - pp))), 1e-6);
+    assert_int_equal(ref_ratings(3, g3, p3, elo, se), 0);
+    NEAR(elo[0], 120.517872, 1e-4);
+    NEAR(elo[1], -36.268844, 1e-4);
+    NEAR(elo[2], -84.249028, 1e-4);
+    assert_true(se[0] > 30 && se[0] < 120);
+    /* An engine that met nobody: no interval. */
+    assert_int_equal(ref_ratings(3, g3apart, p3apart, elo, se), -1);
+    assert_true(isnan(se[2]));
+}
+
+/* Adjudication as cutechess-cli does it, move by move. */
+static void test_adjudication(void **state)
+{
+    struct ref_adjudication a;
+    struct ref_adj_state st;
+    char why[160];
+    int loser = -1, ply = 0, r = 0;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    assert_int_equal(ref_adj_set_draw(&a, "movenumber=4"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "movecount=3"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "score=10"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "score=-1"), -1);
+    assert_int_equal(ref_adj_set_draw(&a, "moves=3"), -1);
+    assert_int_equal(ref_adj_set_resign(&a, "movecount=2"), 0);
+    assert_int_equal(ref_adj_set_resign(&a, "score=500"), 0);
+    assert_int_equal(ref_adj_set_resign(&a, "twosided=maybe"), -1);
+    /* Small scores from move 1: a draw once 4 moves are played and both
+     * scores have been small for 3 full moves (6 plies). */
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 20 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, (ply % 3) - 1, ply, &loser, why, sizeof why);
+    assert_int_equal(r, REF_ADJ_DRAW);
+    assert_int_equal(ply - 1, 8); /* 4 full moves; the run (7 plies) is long enough */
+    /* A large score breaks the run. */
+    ref_adj_start(&st);
+    r = 0;
+    for (ply = 1; ply <= 20 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply == 7 ? 40 : 0, ply, &loser, why, sizeof why);
+    assert_int_equal(r, REF_ADJ_DRAW);
+    assert_int_equal(ply - 1, 14); /* seat 1's 40 stands until ply 9: plies 9-14 */
+    /* A move without a score breaks it too. */
+    ref_adj_start(&st);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 0, 0, 1, &loser, why, sizeof why), REF_ADJ_NONE);
+    /* Resign: seat 2 (index 1) sees -600 on two of its moves in a row. */
+    a.draw_on = 0;
+    ref_adj_start(&st);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 1, 300, 1, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 1, -600, 2, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 1, 300, 3, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 1, -600, 4, &loser, why, sizeof why), REF_ADJ_LOSS);
+    assert_int_equal(loser, 1);
+    assert_string_equal(why, "p2 scored <= -500 cp for 2 moves");
+    /* Two-sided: the opponent's 300 does not agree (needs >= 500). */
+    assert_int_equal(ref_adj_set_resign(&a, "twosided=true"), 0);
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 8; ply++)
+        assert_int_equal(ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply % 2 ? 300 : -600, ply,
+                                      &loser, why, sizeof why), REF_ADJ_NONE);
+    ref_adj_start(&st);
+    r = 0;
+    for (ply = 1; ply <= 8 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply % 2 ? 700 : -600, ply, &loser, why,
+                         sizeof why);
+    assert_int_equal(r, REF_ADJ_LOSS);
+    assert_int_equal(loser, 1);
+    /* --maxmoves 3: a draw after 6 plies. */
+    memset(&a, 0, sizeof a);
+    a.maxmoves = 3;
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 5; ply++)
+        assert_int_equal(ref_adj_move(&a, &st, (ply - 1) % 2, 0, 0, ply, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 0, 0, 6, &loser, why, sizeof why), REF_ADJ_MAXMOVES);
 }
 
 static void test_mean_ci(void **state)
@@ -496,6 +586,8 @@ int main(void)
         cmocka_unit_test(test_sprt),
         cmocka_unit_test(test_sprt_set),
         cmocka_unit_test(test_sprt_simulated),
+        cmocka_unit_test(test_ratings),
+        cmocka_unit_test(test_adjudication),
         cmocka_unit_test(test_mean_ci),
         cmocka_unit_test(test_tc_parse),
         cmocka_unit_test(test_clock),
