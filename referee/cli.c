@@ -81,31 +81,12 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
 
 static int parse_sprt(struct ref_match *m, struct keylist *kl)
 {
-    m->sprt.elo0 = 0;
-    m->sprt.elo1 = 5;
-    m->sprt.alpha = m->sprt.beta = 0.05;
-    for (int i = 0; i < kl->n; i++) {
-        char *eq = strchr(kl->kv[i], '='), *end;
-        double v;
-        if (!eq)
-            return bad("bad --sprt key %s%s", kl->kv[i], "");
-        v = strtod(eq + 1, &end);
-        if (*end || end == eq + 1)
-            return bad("bad --sprt value %s%s", kl->kv[i], "");
-        if (str_prefix(kl->kv[i], "elo0="))
-            m->sprt.elo0 = v;
-        else if (str_prefix(kl->kv[i], "elo1="))
-            m->sprt.elo1 = v;
-        else if (str_prefix(kl->kv[i], "alpha="))
-            m->sprt.alpha = v;
-        else if (str_prefix(kl->kv[i], "beta="))
-            m->sprt.beta = v;
-        else
-            return bad("unknown --sprt key %s%s", kl->kv[i], "");
-    }
-    if (!(m->sprt.alpha > 0 && m->sprt.alpha < 1 && m->sprt.beta > 0 &&
-          m->sprt.beta < 1 && m->sprt.elo1 != m->sprt.elo0))
-        return bad("--sprt needs 0<alpha,beta<1 and elo0 != elo1%s%s", "", "");
+    ref_sprt_default(&m->sprt);
+    for (int i = 0; i < kl->n; i++)
+        if (ref_sprt_set(&m->sprt, kl->kv[i]) < 0)
+            return bad("bad --sprt setting %s%s", kl->kv[i], "");
+    if (!ref_sprt_valid(&m->sprt))
+        return bad("--sprt needs 0 < alpha, beta < 0.5 and elo0 < elo1%s%s", "", "");
     m->sprt_on = 1;
     return 0;
 }
@@ -509,8 +490,14 @@ void ref_cli_help(void)
 "usage:\n"
 "  medan-referee --game G [key=value...] --engine KEYS... --engine KEYS...\n"
 "                [--each KEYS...] [options]\n"
-"  medan-referee merge [--sprt ...] a.jsonl b.jsonl ...\n"
+"  medan-referee merge [--games N] [--sprt ...] [--output F] a.jsonl b.jsonl ...\n"
+"  medan-referee parallel --shards N [--jobs J] [--sshlogin H]... [--dry-run]\n"
+"                MATCH OPTIONS   the match as N shards run by GNU parallel\n"
 "  medan-referee check --game G [key=value...] --engine cmd=... [st=0.1]\n"
+"  medan-referee games   the games, \"hidden\" after those with hidden information\n"
+"  medan-referee report RESULTS.jsonl... --html OUT.html [--sprt ...] [--title T]\n"
+"  medan-referee sprt-sim [elo0=.. elo1=.. alpha=.. beta=.. model=..]\n"
+"                [elo=E draw=D runs=N max-pairs=M seed=S]   SPRT error rates\n"
 "\n"
 "engine keys (--engine, or --each for every engine; an engine's own keys win):\n"
 "  name=N  cmd=PATH  arg=A (repeatable, one argument each)  dir=D\n"
@@ -530,7 +517,8 @@ void ref_cli_help(void)
 "                          engines could guess them; a warning is printed)\n"
 "  --openings random-plies=N | file=F [order=random|sequential]\n"
 "  --maxplies N            adjudicate a draw at N plies (loa default 500)\n"
-"  --sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the SPRT decides\n"
+"  --sprt elo0=E0 elo1=E1 alpha=A beta=B [model=logistic|normalized]\n"
+"                          stop when the SPRT (GSPRT on pairs) decides\n"
 "  --results F             JSON Lines record per game (flushed per game)\n"
 "  --records F             PGN-style records\n"
 "  --resume                continue the match in --results F\n"

@@ -90,6 +90,13 @@ static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
             return REF_TIMEOUT;
         if (r == REF_IO_EOF)
             return gone(c);
+        if (strncmp(line, "info ", 5) == 0) {
+            /* Remember the depth the engine reached (for the records). */
+            char *d = strstr(line, " depth ");
+            long v = d ? strtol(d + 7, NULL, 10) : 0;
+            if (v > 0 && v < 10000)
+                c->last_depth = (int)v;
+        }
         if ((a = word2(line, kw)) != NULL) {
             if (arg)
                 *arg = a;
@@ -286,6 +293,7 @@ int ref_client_go(struct ref_client *c, const char *limits,
     if (r != REF_OK)
         return r;
     c->searching = 1;
+    c->last_depth = 0;
     r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
     if (r == REF_OK || r == REF_ERROR)

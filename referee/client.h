@@ -43,6 +43,7 @@ struct ref_client {
     int64_t seed_min, seed_max;
     int64_t handshake_us;  /* measured */
     char last_error[256];  /* the last `error` line, unreadable line or exit */
+    int last_depth;        /* depth of the last info line of a go, or 0 */
 };
 
 /* Spawn and handshake (timeout in ms), then send the spec's options and

@@ -1,5 +1,6 @@
 /* main.c - medan-referee: matches, merge, check (see docs/referee.md). */
 #include <pthread.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <stdio.h>
@@ -8,6 +9,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "parallel.h"
+#include "report.h"
+#include "stats.h"
+#include "core/game.h"
 #include "core/util.h"
 
 struct merge_ctx {
@@ -15,75 +20,191 @@ struct merge_ctx {
     FILE *out;
     int dup;
     const char *path;
+    unsigned char *seen;    /* seen[g]: game g read (1) or read twice (2) */
+    int nseen;
 };
 
 static void merge_one(void *ctx, const struct ref_record *r)
 {
     struct merge_ctx *c = ctx;
+    if (r->game >= c->nseen) {
+        int n = c->nseen ? c->nseen : 64;
+        while (n <= r->game)
+            n *= 2;
+        c->seen = xrealloc(c->seen, (size_t)n);
+        memset(c->seen + c->nseen, 0, (size_t)(n - c->nseen));
+        c->nseen = n;
+    }
     if (ref_table_add(c->t, r) < 0) {
         if (!ref_table_has(c->t, r->game))
             die("%s: game %d does not fit the others (different game?)",
                 c->path, r->game);
+        c->seen[r->game] = 2;
         c->dup++;
         return;
     }
+    c->seen[r->game] = 1;
     if (c->out)
         ref_record_write_json(r, c->out);
+}
+
+/* Print the games 1..n with seen[g] == want as ranges ("3-5, 9");
+ * returns how many. */
+static int print_games(const struct merge_ctx *c, int n, int want)
+{
+    int count = 0;
+    for (int g = 1; g <= n; g++) {
+        int h = g;
+        if ((g < c->nseen ? c->seen[g] : 0) != want)
+            continue;
+        while (h + 1 <= n && (h + 1 < c->nseen ? c->seen[h + 1] : 0) == want)
+            h++;
+        printf(count ? ", %d" : " %d", g);
+        if (h > g)
+            printf("-%d", h);
+        count += h - g + 1;
+        g = h;
+    }
+    return count;
 }
 
 static int merge_main(int argc, char **argv)
 {
     struct ref_table t;
-    struct ref_sprt sprt = {0, 5, 0.05, 0.05};
-    int have_sprt = 0, files = 0;
-    struct merge_ctx c = {&t, NULL, 0, NULL};
+    struct ref_sprt sprt;
+    int have_sprt = 0, files = 0, rc = 1, last = 0, missing = 0;
+    int64_t games = 0;
+    struct merge_ctx c = {&t, NULL, 0, NULL, NULL, 0};
+    ref_sprt_default(&sprt);
     ref_table_init(&t);
     for (int i = 0; i < argc; i++) {
         char err[256];
         if (strcmp(argv[i], "--sprt") == 0) {
             have_sprt = 1;
             while (i + 1 < argc && strchr(argv[i + 1], '=') &&
-                   argv[i + 1][0] != '-') {
-                char *v = strchr(argv[++i], '=') + 1;
-                if (str_prefix(argv[i], "elo0="))
-                    sprt.elo0 = atof(v);
-                else if (str_prefix(argv[i], "elo1="))
-                    sprt.elo1 = atof(v);
-                else if (str_prefix(argv[i], "alpha="))
-                    sprt.alpha = atof(v);
-                else if (str_prefix(argv[i], "beta="))
-                    sprt.beta = atof(v);
+                   argv[i + 1][0] != '-')
+                if (ref_sprt_set(&sprt, argv[++i]) < 0) {
+                    fprintf(stderr, "medan-referee merge: bad --sprt setting %s\n", argv[i]);
+                    goto done;
+                }
+            if (!ref_sprt_valid(&sprt)) {
+                fprintf(stderr, "medan-referee merge: --sprt needs 0 < alpha, beta < 0.5 and elo0 < elo1\n");
+                goto done;
             }
             continue;
         }
+        if (strcmp(argv[i], "--games") == 0) {
+            if (i + 1 >= argc || parse_i64(argv[i + 1], 1, 100000000, &games) < 0) {
+                fprintf(stderr, "medan-referee merge: --games needs a number of games\n");
+                goto done;
+            }
+            i++;
+            continue;
+        }
         if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) {
-            if (!(c.out = fopen(argv[++i], "w")))
-                die("cannot write %s", argv[i]);
+            if (c.out)
+                fclose(c.out);
+            if (!(c.out = fopen(argv[++i], "w"))) {
+                fprintf(stderr, "medan-referee merge: cannot write %s\n", argv[i]);
+                goto done;
+            }
             continue;
         }
         c.path = argv[i];
         if (ref_record_read_file(argv[i], merge_one, &c, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "medan-referee merge: %s\n", err);
-            if (c.out)
-                fclose(c.out);
-            ref_table_free(&t);
-            return 1;
+            goto done;
         }
         files++;
     }
     if (!files) {
-        fprintf(stderr, "usage: medan-referee merge [--sprt k=v...] [--output all.jsonl] a.jsonl b.jsonl ...\n");
-        if (c.out)
-            fclose(c.out);
-        ref_table_free(&t);
-        return 1;
+        fprintf(stderr, "usage: medan-referee merge [--games N] [--sprt k=v...] "
+                        "[--output all.jsonl] a.jsonl b.jsonl ...\n");
+        goto done;
     }
-    if (c.dup)
-        printf("%d duplicate games ignored\n", c.dup);
+    /* Shards that overlap, and games that no file has. */
+    for (int g = 1; g < c.nseen; g++)
+        if (c.seen[g])
+            last = g;
+    if (games > last)
+        last = (int)games;
+    if (c.dup) {
+        printf("Overlap: %d duplicate games ignored (the first record kept):", c.dup);
+        print_games(&c, last, 2);
+        printf("\n");
+    }
+    for (int g = 1; g <= last; g++)
+        missing += (g < c.nseen ? c.seen[g] : 0) == 0;
+    if (missing) {
+        printf("Missing: %d of %d games are in no file:", missing, last);
+        print_games(&c, last, 0);
+        printf("\n");
+    }
     ref_table_print(&t, have_sprt ? &sprt : NULL, stdout);
+    rc = missing ? 2 : 0;
+done:
     if (c.out)
         fclose(c.out);
+    free(c.seen);
     ref_table_free(&t);
+    return rc;
+}
+
+/* medan-referee parallel: shards over GNU parallel, then merge. */
+static int parallel_main(int argc, char **argv)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        die("cannot find my own path (/proc/self/exe)");
+    self[n] = 0;
+    return ref_parallel_main(argc, argv, self, merge_main);
+}
+
+/* medan-referee sprt-sim: the SPRT on simulated matches, to see its error
+ * rates and lengths for a setting before spending a cluster on it. */
+static int sprt_sim_main(int argc, char **argv)
+{
+    struct ref_sprt s;
+    struct ref_sprt_sim r;
+    double elo = 0, draw = 0.3;
+    int64_t runs = 1000, max_pairs = 100000, seed = 1;
+    ref_sprt_default(&s);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = strchr(a, '=') ? strchr(a, '=') + 1 : "";
+        char *end;
+        if (str_prefix(a, "elo=") || str_prefix(a, "draw=")) {
+            double x = strtod(v, &end);
+            if (!*v || *end || !isfinite(x) || (a[0] == 'd' ? x < 0 || x > 1 : fabs(x) > 1000))
+                goto bad;
+            *(a[0] == 'd' ? &draw : &elo) = x;
+        } else if (str_prefix(a, "runs=") || str_prefix(a, "max-pairs=") ||
+                   str_prefix(a, "seed=")) {
+            long long x = strtoll(v, &end, 10);
+            if (!*v || *end || x < 1 || x > 100000000)
+                goto bad;
+            *(a[0] == 'r' ? &runs : a[0] == 'm' ? &max_pairs : &seed) = x;
+        } else if (ref_sprt_set(&s, a) < 0)
+            goto bad;
+        continue;
+    bad:
+        fprintf(stderr, "medan-referee sprt-sim: bad setting %s\n"
+                "usage: medan-referee sprt-sim [elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+                "model=logistic|normalized] [elo=0 draw=0.3 runs=1000 max-pairs=100000 seed=1]\n", a);
+        return 1;
+    }
+    if (!ref_sprt_valid(&s)) {
+        fprintf(stderr, "medan-referee sprt-sim: needs 0 < alpha, beta < 0.5 and elo0 < elo1\n");
+        return 1;
+    }
+    ref_sprt_simulate(&s, elo, draw, (int)runs, (int)max_pairs, (uint64_t)seed, &r);
+    printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g model=%s; true Elo %+g, draw ratio %g, "
+           "%d runs of at most %d pairs\n", s.elo0, s.elo1, s.alpha, s.beta,
+           s.model == REF_SPRT_NORMALIZED ? "normalized" : "logistic", elo, draw,
+           r.runs, (int)max_pairs);
+    printf("H1 accepted %d (%.2f %%), H0 accepted %d (%.2f %%), undecided %d; "
+           "mean length %.0f pairs\n", r.h1, 100.0 * r.h1 / r.runs, r.h0,
+           100.0 * r.h0 / r.runs, r.undecided, (double)r.pairs / r.runs);
     return 0;
 }
 
@@ -153,6 +274,19 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "games") == 0) {
+        /* The games this referee knows: name, seats, hidden information. */
+        for (int i = 0; game_registry[i]; i++)
+            printf("%s%s\n", game_registry[i]->name,
+                   game_registry[i]->view ? " hidden" : "");
+        return 0;
+    }
+    if (strcmp(argv[1], "report") == 0)
+        return ref_report_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "parallel") == 0)
+        return parallel_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "sprt-sim") == 0)
+        return sprt_sim_main(argc - 2, argv + 2);
     /* Taken by stop_thread; blocked before any other thread or engine
      * starts (engines get an empty mask back: proc.c). */
     signal(SIGINT, SIG_DFL);

@@ -544,6 +544,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         mark = t_send + elapsed;
         g->format_move(st, mv, move, sizeof move);
         ref_record_add_move(rec, s + 1, move, elapsed / 1000);
+        rec->moves[rec->nmoves - 1].depth = c->last_depth;
         if (nhist == histcap) {
             histcap = histcap ? 2 * histcap : 256;
             hist = xrealloc(hist, (size_t)histcap * sizeof *hist);

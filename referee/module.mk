@@ -50,3 +50,21 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 $(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
+# medan-slurm-match: a match as a Slurm job array (a shell script).
+$(BIN)/medan-slurm-match: referee/slurm-match.sh
+	@mkdir -p $(dir $@)
+	$(Q)install -m 755 $< $@
+PROGRAMS += $(BIN)/medan-slurm-match
+
+# `make test` also runs tests/run-cluster.sh: parallel and Slurm matches.
+.PHONY: cluster-test
+cluster-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-slurm-match
+	@sh tests/run-cluster.sh $(BUILD) $(BIN)
+test-suite: cluster-test
+
+# `make test` also runs tests/run-report.sh: the HTML report, rendered by
+# headless Chromium.
+.PHONY: report-test
+report-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-battalion
+	@sh tests/run-report.sh $(BUILD) $(BIN)
+test-suite: report-test

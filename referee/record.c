@@ -26,6 +26,7 @@ void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
         r->moves = xrealloc(r->moves, (size_t)r->cap * sizeof *r->moves);
     }
     r->moves[r->nmoves].seat = seat;
+    r->moves[r->nmoves].depth = 0;
     r->moves[r->nmoves].ms = ms;
     snprintf(r->moves[r->nmoves].tok, REF_TOKEN_LEN, "%s", tok);
     r->nmoves++;
@@ -64,11 +65,13 @@ int ref_record_write_json(const struct ref_record *r, FILE *f)
     json_object_set_new(o, "tc", a);
     json_object_set_new(o, "opening", json_string(r->opening ? r->opening : "start"));
     a = json_array();
-    for (int i = 0; i < r->nmoves; i++)
-        json_array_append_new(a, json_pack("{s:i,s:s,s:I}", "seat",
-                                           r->moves[i].seat, "move",
-                                           r->moves[i].tok, "ms",
-                                           (json_int_t)r->moves[i].ms));
+    for (int i = 0; i < r->nmoves; i++) {
+        json_t *mv = json_pack("{s:i,s:s,s:I}", "seat", r->moves[i].seat, "move",
+                               r->moves[i].tok, "ms", (json_int_t)r->moves[i].ms);
+        if (r->moves[i].depth > 0)
+            json_object_set_new(mv, "depth", json_integer(r->moves[i].depth));
+        json_array_append_new(a, mv);
+    }
     json_object_set_new(o, "moves", a);
     json_object_set_new(o, "plies", json_integer(r->nmoves));
     if (r->nseats == 2)
@@ -155,10 +158,12 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
         json_array_foreach(a, i, v)
         {
             s = get_str(v, "move");
+            json_int_t d = json_integer_value(json_object_get(v, "depth"));
             ref_record_add_move(r,
                                 (int)json_integer_value(json_object_get(v, "seat")),
                                 s ? s : "?",
                                 (int64_t)json_integer_value(json_object_get(v, "ms")));
+            r->moves[r->nmoves - 1].depth = d > 0 && d < 10000 ? (int)d : 0;
         }
     v = json_object_get(o, "result");
     if (json_is_string(v)) {

@@ -1,7 +1,7 @@
 /* record.h - one finished game: JSON Lines (jansson) and PGN-style text.
  *
  * JSON keys (docs/referee.md): game seed match_seed variant{name,params}
- * seats opening moves[{seat,move,ms}] result reason scores plies forfeit
+ * seats opening moves[{seat,move,ms[,depth]}] result reason scores plies forfeit
  * tc.  `result` is "p1win"/"p2win"/"draw" for two seats, {"ranks":[...]}
  * for more.  Seeds are below 2^53 so every JSON reader keeps them exact.
  */
@@ -18,6 +18,7 @@
 
 struct ref_move {
     int seat;
+    int depth;          /* of the last info line before the move; 0 = none */
     int64_t ms;
     char tok[REF_TOKEN_LEN];
 };

@@ -8,6 +8,8 @@
 #ifndef REF_STATS_H
 #define REF_STATS_H
 
+#include <stdint.h>
+
 #define REF_Z95 1.959963984540054
 
 struct ref_elo {
@@ -25,17 +27,51 @@ void ref_elo_pentanomial(const int p[5], struct ref_elo *e);
 /* Likelihood of superiority from wins and losses (draws carry none). */
 double ref_los(int w, int l);
 
-/* Sequential probability ratio test on pair statistics. */
+/* Sequential probability ratio test on pair statistics: the generalized
+ * SPRT of fishtest and fastchess, with the exact likelihood ratio of the
+ * maximum-likelihood pentanomial distributions under H0 and H1 (so that a
+ * handful of pairs can never give a large LLR).  model: elo0/elo1 are
+ * logistic Elo (the default) or normalized Elo. */
+#define REF_SPRT_LOGISTIC   0
+#define REF_SPRT_NORMALIZED 1
+#define REF_SPRT_EPS        1e-3 /* count given to an empty cell */
 struct ref_sprt {
     double elo0, elo1, alpha, beta;
+    int model;
 };
 /* Log-likelihood ratio of H1 (elo1) against H0 (elo0) on the pentanomial
- * counts, by the normal (GSPRT) approximation. */
+ * counts. */
 double ref_sprt_llr(const struct ref_sprt *s, const int p[5]);
 /* Bounds: lower = ln(beta/(1-alpha)), upper = ln((1-beta)/alpha). */
 void ref_sprt_bounds(const struct ref_sprt *s, double *lower, double *upper);
 /* 1: accept H1, -1: accept H0, 0: continue. */
 int ref_sprt_decide(const struct ref_sprt *s, const int p[5], double *llr);
+/* elo0=0 elo1=5 alpha=beta=0.05, logistic. */
+void ref_sprt_default(struct ref_sprt *s);
+/* Set one "key=value" (elo0, elo1, alpha, beta, model=logistic|normalized);
+ * -1 on an unknown key or a bad value, s unchanged. */
+int ref_sprt_set(struct ref_sprt *s, const char *kv);
+/* 1 when 0 < alpha, beta < 0.5, elo0 < elo1, |elo| < 1000. */
+int ref_sprt_valid(const struct ref_sprt *s);
+
+/* SPRT on simulated matches: `runs` matches of pairs between engines
+ * `elo` apart (logistic) with draw ratio `draw`, each until the test
+ * decides or `max_pairs` pairs; seeded, so repeatable. */
+struct ref_sprt_sim {
+    int runs, h1, h0, undecided;
+    long long pairs; /* pairs played over all runs */
+};
+void ref_sprt_simulate(const struct ref_sprt *s, double elo, double draw,
+                       int runs, int max_pairs, uint64_t seed,
+                       struct ref_sprt_sim *out);
+
+/* Ratings of n engines from their games: games[i*n+j] games and
+ * points[i*n+j] points of i against j.  Maximum likelihood under the
+ * logistic model (one virtual draw per pair that met), Elo centred on 0,
+ * with standard errors.  -1 when the engines fall apart into groups that
+ * never met (se then NaN). */
+int ref_ratings(int n, const double *games, const double *points, double *elo,
+                double *se);
 
 /* Mean of x[0..n) with the half-width of its 95% interval (sample sd). */
 void ref_mean_ci(const double *x, int n, double *mean, double *half);

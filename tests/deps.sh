@@ -13,6 +13,10 @@ printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include 
 printf '#include <stdio.h>\n#include <readline/readline.h>\nint main(void){return 0;}\n' |
     ${CC:-cc} -x c - -o /dev/null -lreadline >/dev/null 2>&1 || need="$need libreadline-dev"
 have_hdr jansson.h -ljansson || need="$need libjansson-dev"
+command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# The report test renders a page in headless Chromium and reads the PNG.
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
 # The sanitizer runtimes come with gcc; check that -fsanitize links.
 printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
     -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"

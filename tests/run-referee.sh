@@ -123,6 +123,23 @@ match illegal 0 200 --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05
 grep -q 'H1 accepted' "$T/illegal.out" && ok "SPRT: H1 accepted" || bad "SPRT did not decide"
 [ "$(lines "$T/illegal.jsonl")" -lt 200 ] && ok "SPRT: stopped early" || bad "SPRT: did not stop"
 
+# Identical engines: a few pairs must never decide (the old normal
+# approximation accepted H1 after one 2-0 pair).
+# Seed 1 starts with a 2-0 pair.
+rm -f "$T/same.jsonl"
+$REF --game loa $good --engine name=same cmd=$MOCK arg=--game arg=loa \
+    --each tc=0.5+0.01 --games 12 --seed 1 --logdir "$T/logs" \
+    --results "$T/same.jsonl" --sprt elo0=0 elo1=10 >"$T/same.out" 2>&1
+grep -q 'accepted' "$T/same.out" && bad "SPRT decided between identical engines: $(grep accepted "$T/same.out")" ||
+    ok "SPRT: identical engines, 6 pairs, no decision"
+check "$(lines "$T/same.jsonl")" 12 "SPRT: identical engines play the whole schedule"
+$REF sprt-sim elo0=0 elo1=10 elo=0 runs=300 seed=5 >"$T/sim.out" 2>&1
+h1=$(sed -n 's/^H1 accepted \([0-9]*\) .*/\1/p' "$T/sim.out")
+[ -n "$h1" ] && [ "$h1" -le 25 ] && ok "sprt-sim: identical engines pass H1 in $h1 of 300" ||
+    bad "sprt-sim: false positives '$h1' of 300: $(cat "$T/sim.out")"
+$REF sprt-sim elo0=5 elo1=0 >/dev/null 2>&1 && bad "sprt-sim accepts elo0 > elo1" ||
+    ok "sprt-sim refuses elo0 > elo1"
+
 # --- records ---------------------------------------------------------------------
 mt --games 2 --records "$T/rec.pgn" --results "$T/rec.jsonl" >/dev/null 2>&1
 check "$(count '^\[Result ' "$T/rec.pgn")" 2 "PGN: two records"
@@ -301,7 +318,7 @@ pgrep -f "$tag" >/dev/null && bad "SIGINT: engines left running" || ok "SIGINT: 
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|slurm-match) continue ;; esac # not game engines
     params=""; games=2
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \

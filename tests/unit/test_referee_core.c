@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "referee/adjudicate.h"
 #include "referee/match.h"
 #include "referee/record.h"
 #include "referee/stats.h"
@@ -64,23 +65,175 @@ static void test_elo_pentanomial(void **state)
     NEAR(e.hi, 85.5356, 1e-3);
 }
 
+/* Expected LLRs from an independent implementation of the generalized
+ * SPRT (maximum-likelihood pentanomial distributions with mean s0 and s1,
+ * empty cells counted 1e-3), written in Python for this test. */
 static void test_sprt(void **state)
 {
-    struct ref_sprt s = {0, 10, 0.05, 0.05};
+    struct ref_sprt s = {0, 10, 0.05, 0.05, REF_SPRT_LOGISTIC};
     int p[5] = {2, 10, 20, 12, 6}, win[5] = {0, 0, 10, 40, 150}, all[5] = {0, 0, 0, 0, 3},
-        lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
+        one[5] = {0, 0, 0, 0, 1}, lose[5] = {150, 40, 10, 0, 0}, none[5] = {0};
     double lo, hi, llr;
     (void)state;
     ref_sprt_bounds(&s, &lo, &hi);
     NEAR(lo, -2.944439, 1e-6); /* ln(0.05 / 0.95) */
     NEAR(hi, 2.944439, 1e-6);
-    /* 50 (s1-s0)(2*0.55 - s0 - s1) / (2 * 0.065), s1 = 1/(1+10^-0.025) */
-    NEAR(ref_sprt_llr(&s, p), 0.473741, 1e-5);
+    NEAR(ref_sprt_llr(&s, p), 0.469449, 1e-5);
+    NEAR(ref_sprt_llr(&s, win), 5.673567, 1e-5);
+    NEAR(ref_sprt_llr(&s, one), 0.028311, 1e-5);
+    NEAR(ref_sprt_llr(&s, all), 0.085047, 1e-5);
     assert_int_equal(ref_sprt_decide(&s, p, &llr), 0);
     assert_int_equal(ref_sprt_decide(&s, win, &llr), 1);
     assert_int_equal(ref_sprt_decide(&s, lose, &llr), -1);
     assert_int_equal(ref_sprt_decide(&s, none, &llr), 0);
-    assert_int_equal(ref_sprt_decide(&s, all, &llr), 1); /* 3 pairs 2-0 */
+    /* A few one-sided pairs must not decide: the old normal
+     * approximation with a near-zero variance gave LLR 3.79 for one 2-0
+     * pair and accepted H1 between identical engines. */
+    assert_int_equal(ref_sprt_decide(&s, one, &llr), 0);
+    assert_int_equal(ref_sprt_decide(&s, all, &llr), 0);
+    assert_true(llr < 0.5);
+}
+
+/* The text settings shared by --sprt and merge --sprt. */
+static void test_sprt_set(void **state)
+{
+    struct ref_sprt s;
+    (void)state;
+    ref_sprt_default(&s);
+    assert_true(ref_sprt_valid(&s));
+    assert_int_equal(ref_sprt_set(&s, "elo1=10"), 0);
+    assert_int_equal(ref_sprt_set(&s, "model=normalized"), 0);
+    assert_int_equal(s.model, REF_SPRT_NORMALIZED);
+    NEAR(s.elo1, 10, 1e-12);
+    assert_int_equal(ref_sprt_set(&s, "elo1=x"), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo1="), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo=3"), -1);
+    assert_int_equal(ref_sprt_set(&s, "elo00=3"), -1);
+    assert_int_equal(ref_sprt_set(&s, "model=bayes"), -1);
+    assert_int_equal(ref_sprt_set(&s, "alpha"), -1);
+    NEAR(s.elo1, 10, 1e-12);
+    assert_int_equal(ref_sprt_set(&s, "alpha=0.5"), 0);
+    assert_false(ref_sprt_valid(&s));
+    assert_int_equal(ref_sprt_set(&s, "alpha=0.05"), 0);
+    assert_int_equal(ref_sprt_set(&s, "elo0=10"), 0);
+    assert_false(ref_sprt_valid(&s)); /* elo0 must be below elo1 */
+}
+
+/* The error rates, on seeded simulated matches: identical engines must
+ * accept H1 at most at rate alpha, an engine at elo1 at least at 1-beta
+ * (with the sampling error of 400 runs: sd 1.1 %).  Both models. */
+static void test_sprt_simulated(void **state)
+{
+    struct ref_sprt s = {0, 20, 0.05, 0.05, REF_SPRT_LOGISTIC};
+    struct ref_sprt_sim r;
+    (void)state;
+    ref_sprt_simulate(&s, 0, 0.3, 400, 50000, 1, &r);
+    assert_int_equal(r.runs, 400);
+    assert_int_equal(r.h1 + r.h0 + r.undecided, 400);
+    assert_true(r.h1 <= 20 + 9);      /* alpha = 5 % of 400, + 2 sd */
+    assert_true(r.undecided == 0);
+    ref_sprt_simulate(&s, 20, 0.3, 400, 50000, 2, &r);
+    assert_true(r.h1 >= 380 - 9);     /* 1 - beta = 95 % */
+    /* Very unequal engines decide in a few dozen pairs, never on one. */
+    ref_sprt_simulate(&s, 300, 0.1, 100, 50000, 3, &r);
+    assert_int_equal(r.h1, 100);
+    assert_true(r.pairs > 100 * 3 && r.pairs < 100 * 100);
+    /* Normalized Elo: nElo 0 vs 20 (about 10 logistic Elo at draw ratio
+     * 0.3); identical engines rarely pass, +20 logistic Elo usually does. */
+    s.model = REF_SPRT_NORMALIZED;
+    ref_sprt_simulate(&s, 0, 0.3, 300, 50000, 4, &r);
+    assert_true(r.h1 <= 15 + 8);
+    ref_sprt_simulate(&s, 20, 0.3, 300, 50000, 5, &r);
+    assert_true(r.h1 >= 285 - 8);
+}
+
+/* Ratings against a gradient-ascent fit of the same likelihood in Python;
+ * the standard error of two engines by hand: var(r1) = 1 / (4 n p (1-p))
+ * with n = 101, p = 55.5/101 (one virtual draw). */
+static void test_ratings(void **state)
+{
+    double g2[4] = {0, 100, 100, 0}, p2[4] = {0, 55, 45, 0}, elo[3], se[3];
+    double g3[9] = {0, 20, 20, 20, 0, 20, 20, 20, 0}, p3[9] = {0, 14, 16, 6, 0, 11, 4, 9, 0};
+    double g3apart[9] = {0, 20, 0, 20, 0, 0, 0, 0, 0}, p3apart[9] = {0, 10, 0, 10, 0, 0, 0, 0, 0};
+    double pp = 55.5 / 101;
+    (void)state;
+    assert_int_equal(ref_ratings(2, g2, p2, elo, se), 0);
+    NEAR(elo[0], 17.256317, 1e-4);
+    NEAR(elo[1], -17.256317, 1e-4);
+    NEAR(se[0], 400 / log(10) * sqrt(1 / (4 * 101 * pp * (1 - pp))), 1e-6);
+    assert_int_equal(ref_ratings(3, g3, p3, elo, se), 0);
+    NEAR(elo[0], 120.517872, 1e-4);
+    NEAR(elo[1], -36.268844, 1e-4);
+    NEAR(elo[2], -84.249028, 1e-4);
+    assert_true(se[0] > 30 && se[0] < 120);
+    /* An engine that met nobody: no interval. */
+    assert_int_equal(ref_ratings(3, g3apart, p3apart, elo, se), -1);
+    assert_true(isnan(se[2]));
+}
+
+/* Adjudication as cutechess-cli does it, move by move. */
+static void test_adjudication(void **state)
+{
+    struct ref_adjudication a;
+    struct ref_adj_state st;
+    char why[160];
+    int loser = -1, ply = 0, r = 0;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    assert_int_equal(ref_adj_set_draw(&a, "movenumber=4"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "movecount=3"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "score=10"), 0);
+    assert_int_equal(ref_adj_set_draw(&a, "score=-1"), -1);
+    assert_int_equal(ref_adj_set_draw(&a, "moves=3"), -1);
+    assert_int_equal(ref_adj_set_resign(&a, "movecount=2"), 0);
+    assert_int_equal(ref_adj_set_resign(&a, "score=500"), 0);
+    assert_int_equal(ref_adj_set_resign(&a, "twosided=maybe"), -1);
+    /* Small scores from move 1: a draw once 4 moves are played and both
+     * scores have been small for 3 full moves (6 plies). */
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 20 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, (ply % 3) - 1, ply, &loser, why, sizeof why);
+    assert_int_equal(r, REF_ADJ_DRAW);
+    assert_int_equal(ply - 1, 8); /* 4 full moves; the run (7 plies) is long enough */
+    /* A large score breaks the run. */
+    ref_adj_start(&st);
+    r = 0;
+    for (ply = 1; ply <= 20 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply == 7 ? 40 : 0, ply, &loser, why, sizeof why);
+    assert_int_equal(r, REF_ADJ_DRAW);
+    assert_int_equal(ply - 1, 14); /* seat 1's 40 stands until ply 9: plies 9-14 */
+    /* A move without a score breaks it too. */
+    ref_adj_start(&st);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 0, 0, 1, &loser, why, sizeof why), REF_ADJ_NONE);
+    /* Resign: seat 2 (index 1) sees -600 on two of its moves in a row. */
+    a.draw_on = 0;
+    ref_adj_start(&st);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 1, 300, 1, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 1, -600, 2, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 0, 1, 300, 3, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 1, -600, 4, &loser, why, sizeof why), REF_ADJ_LOSS);
+    assert_int_equal(loser, 1);
+    assert_string_equal(why, "p2 scored <= -500 cp for 2 moves");
+    /* Two-sided: the opponent's 300 does not agree (needs >= 500). */
+    assert_int_equal(ref_adj_set_resign(&a, "twosided=true"), 0);
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 8; ply++)
+        assert_int_equal(ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply % 2 ? 300 : -600, ply,
+                                      &loser, why, sizeof why), REF_ADJ_NONE);
+    ref_adj_start(&st);
+    r = 0;
+    for (ply = 1; ply <= 8 && !r; ply++)
+        r = ref_adj_move(&a, &st, (ply - 1) % 2, 1, ply % 2 ? 700 : -600, ply, &loser, why,
+                         sizeof why);
+    assert_int_equal(r, REF_ADJ_LOSS);
+    assert_int_equal(loser, 1);
+    /* --maxmoves 3: a draw after 6 plies. */
+    memset(&a, 0, sizeof a);
+    a.maxmoves = 3;
+    ref_adj_start(&st);
+    for (ply = 1; ply <= 5; ply++)
+        assert_int_equal(ref_adj_move(&a, &st, (ply - 1) % 2, 0, 0, ply, &loser, why, sizeof why), 0);
+    assert_int_equal(ref_adj_move(&a, &st, 1, 0, 0, 6, &loser, why, sizeof why), REF_ADJ_MAXMOVES);
 }
 
 static void test_mean_ci(void **state)
@@ -199,6 +352,7 @@ static void test_record_roundtrip(void **state)
     r.opening = strdup("start moves b1-b3");
     ref_record_add_move(&r, 1, "c1-c3", 12);
     ref_record_add_move(&r, 2, "a2xc4", 1500);
+    r.moves[1].depth = 7; /* the first move has none */
     r.has_scores = 1;
     r.score[0] = 1;
     strcpy(r.key, "00112233445566778899aabbccddeeff");
@@ -213,6 +367,8 @@ static void test_record_roundtrip(void **state)
     assert_int_equal(q.nmoves, 2);
     assert_string_equal(q.moves[1].tok, "a2xc4");
     assert_int_equal(q.moves[1].ms, 1500);
+    assert_int_equal(q.moves[0].depth, 0);
+    assert_int_equal(q.moves[1].depth, 7);
     assert_string_equal(q.seat_name[0], "A \"quoted\"");
     assert_int_equal(q.rank[0], 1);
     assert_int_equal(q.rank[1], 2);
@@ -477,6 +633,10 @@ int main(void)
         cmocka_unit_test(test_los),
         cmocka_unit_test(test_elo_pentanomial),
         cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_sprt_set),
+        cmocka_unit_test(test_sprt_simulated),
+        cmocka_unit_test(test_ratings),
+        cmocka_unit_test(test_adjudication),
         cmocka_unit_test(test_mean_ci),
         cmocka_unit_test(test_tc_parse),
         cmocka_unit_test(test_clock),

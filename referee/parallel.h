@@ -1,0 +1,13 @@
+/* parallel.h - medan-referee parallel: a match split into shards run by
+ * GNU parallel on this machine or over ssh, then merged. */
+#ifndef REF_PARALLEL_H
+#define REF_PARALLEL_H
+
+/* argv: our options (--shards N, --jobs J, --sshlogin H..., --parallel
+ * PROG, --dry-run) then the match's (with --results F).  self: the path
+ * of medan-referee to run on every host; merge: the merge subcommand.
+ * Returns the exit status. */
+int ref_parallel_main(int argc, char **argv, const char *self,
+                      int (*merge)(int argc, char **argv));
+
+#endif
