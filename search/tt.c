@@ -3,19 +3,44 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/util.h"
 
 #define BUCKET 4
 
-void tt_init(struct tt *t, size_t mb)
+static void *(*tt_calloc)(size_t, size_t) = calloc;
+
+void tt_set_calloc(void *(*fn)(size_t, size_t)) { tt_calloc = fn ? fn : calloc; }
+
+size_t tt_physical_mb(void)
 {
-    size_t bytes = (mb ? mb : 1) << 20, buckets = 1;
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return SIZE_MAX; /* unknown: only the allocation can tell */
+    return (size_t)pages / 1024 * (size_t)size / 1024;
+}
+
+int tt_init(struct tt *t, size_t mb)
+{
+    size_t bytes, buckets = 1;
+    struct tt_entry *e;
+    if (!mb)
+        mb = 1;
+    /* A table the machine cannot hold is refused before it is touched:
+     * with overcommit calloc may succeed and clearing it would then bring
+     * the OOM killer. */
+    if (mb > TT_MAX_MB || mb > tt_physical_mb())
+        return -1;
+    bytes = mb << 20;
     while (buckets * 2 * BUCKET * sizeof(struct tt_entry) <= bytes)
         buckets *= 2;
-    t->e = xcalloc(buckets * BUCKET, sizeof *t->e);
+    if (!(e = tt_calloc(buckets * BUCKET, sizeof *e)))
+        return -1;
+    t->e = e;
     t->mask = buckets - 1;
     t->gen = 0;
+    return 0;
 }
 
 void tt_free(struct tt *t)
