@@ -789,6 +789,8 @@ static int c_go(struct mep *m, int argc, char **argv)
     n = m->g->gen_moves(cur(m), m->legal, MAX_LEGAL);
     if (n == 0)
         return fail(m, "not_supported", "no decision to take in this position");
+    if (l.multipv > 1 && !m->e->multipv)
+        return fail(m, "not_supported", "go: multipv: this engine reports one line");
     memset(&m->req, 0, sizeof m->req);
     m->req.game = m->g;
     m->req.pos = m->job_pos;

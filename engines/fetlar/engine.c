@@ -118,6 +118,7 @@ const struct engine fetlar_engine = {
     .name = "Medan Fetlar",
     .author = "the Medan developers",
     .size = sizeof(struct fetlar_engine),
+    .multipv = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,

@@ -113,6 +113,7 @@ const struct engine loa_engine = {
     .name = "Medan LOA",
     .author = "the Medan developers",
     .size = sizeof(struct loa_engine),
+    .multipv = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,
