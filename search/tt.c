@@ -40,6 +40,7 @@ int tt_init(struct tt *t, size_t mb)
     t->e = e;
     t->mask = buckets - 1;
     t->gen = 0;
+    t->dirty = 0;
     return 0;
 }
 
@@ -51,8 +52,13 @@ void tt_free(struct tt *t)
 
 void tt_clear(struct tt *t)
 {
-    memset(t->e, 0, (t->mask + 1) * BUCKET * sizeof *t->e);
+    /* a table nothing was stored into is still all zero: clearing it would
+     * only fault in every page (about a second for 64 MiB on a loaded
+     * machine, at the first newgame) */
+    if (t->dirty)
+        memset(t->e, 0, (t->mask + 1) * BUCKET * sizeof *t->e);
     t->gen = 0;
+    t->dirty = 0;
 }
 
 void tt_new_search(struct tt *t) { t->gen = (uint8_t)((t->gen + 4) & 0xfc); }
@@ -77,6 +83,7 @@ void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval, in
     struct tt_entry *b = bucket(t, key), *r = &b[0];
     uint32_t k = (uint32_t)(key >> 32);
     int worst = 1 << 30;
+    t->dirty = 1;
     for (int i = 0; i < BUCKET; i++) {
         if (b[i].key == k || !(b[i].flags & 3)) {
             r = &b[i];

@@ -22,6 +22,7 @@ struct tt {
     struct tt_entry *e;
     size_t mask; /* number of buckets - 1 */
     uint8_t gen;
+    uint8_t dirty; /* stored into since the last clear (a fresh table is zero) */
 };
 
 #define TT_MAX_MB ((size_t)1 << 20) /* 1 TiB: far above any advertised Hash */
