@@ -239,8 +239,8 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
             req.lim.depth = (int)v;
             any = 1;
         } else if (strcmp(argv[i], "--movetime") == 0 && i + 1 < argc) {
-            if (parse_i64(argv[++i], 0, INT64_MAX / 4, &v)) {
-                cli_error("--movetime takes milliseconds");
+            if (parse_i64(argv[++i], 0, MEP_MAX_MS, &v)) {
+                cli_error("--movetime takes milliseconds 0..%lld", (long long)MEP_MAX_MS);
                 goto out;
             }
             req.lim.movetime = v;
