@@ -52,11 +52,19 @@ void tt_free(struct tt *t)
 
 void tt_clear(struct tt *t)
 {
-    /* a table nothing was stored into is still all zero: clearing it would
-     * only fault in every page (about a second for 64 MiB on a loaded
-     * machine, at the first newgame) */
-    if (t->dirty)
-        memset(t->e, 0, (t->mask + 1) * BUCKET * sizeof *t->e);
+    size_t n = (t->mask + 1) * BUCKET;
+    /* A table nothing was stored into is still all zero.  A used one is
+     * given back and taken anew: fresh zero pages cost nothing until the
+     * search touches them, where a memset of 64 MiB took a second on a
+     * loaded machine (at every newgame, outside any clock). */
+    if (t->dirty) {
+        struct tt_entry *e;
+        free(t->e);
+        t->e = NULL;
+        if (!(e = tt_calloc(n, sizeof *e)))
+            e = xcalloc(n, sizeof *e); /* the size just freed: dies only if the OS is out */
+        t->e = e;
+    }
     t->gen = 0;
     t->dirty = 0;
 }
