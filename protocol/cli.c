@@ -59,13 +59,15 @@ static int run_protocol(const struct engine *e)
     struct mep *m = mep_new(e, stdout);
     int tty = isatty(STDIN_FILENO);
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = MEP_MAX_LINE + 1, len = 0; /* room for a full line and its CR */
     if (tty) {
         rl_attempted_completion_function = complete;
         using_history();
         fprintf(stderr, "Medan %s engine, MEP 1. Type 'help' for the commands, 'quit' to leave.\n",
                 e->game->title);
     }
+    if (!tty)
+        line = xmalloc(cap);
     for (;;) {
         int quit;
         if (tty) {
@@ -77,14 +79,13 @@ static int run_protocol(const struct engine *e)
             }
             if (*line)
                 add_history(line);
-        } else {
-            ssize_t r = getline(&line, &cap, stdin);
-            if (r < 0) {
-                mep_eof(m);
-                break;
-            }
+            len = strlen(line);
+        } else if (!mep_read_line(stdin, line, cap, &len)) {
+            /* over-long lines are discarded while read: memory stays O(cap) */
+            mep_eof(m);
+            break;
         }
-        quit = mep_line(m, line);
+        quit = mep_input(m, line, len);
         if (quit)
             break;
     }
@@ -238,8 +239,8 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
             req.lim.depth = (int)v;
             any = 1;
         } else if (strcmp(argv[i], "--movetime") == 0 && i + 1 < argc) {
-            if (parse_i64(argv[++i], 0, INT64_MAX / 4, &v)) {
-                cli_error("--movetime takes milliseconds");
+            if (parse_i64(argv[++i], 0, MEP_MAX_MS, &v)) {
+                cli_error("--movetime takes milliseconds 0..%lld", (long long)MEP_MAX_MS);
                 goto out;
             }
             req.lim.movetime = v;

@@ -33,6 +33,14 @@ struct opt_spec {
 };
 
 /* ---- search requests ------------------------------------------------------ */
+/* Time values (p<i>time, p<i>inc, movetime) are accepted from 0 to
+ * MEP_MAX_MS ms (about 31 years): in microseconds, times three, they stay
+ * far from INT64_MAX. */
+#define MEP_MAX_MS 1000000000000LL
+/* MoveOverhead, the ms kept in hand per move (the library's option). */
+#define MEP_DEFAULT_MOVE_OVERHEAD_MS 50
+#define MEP_MAX_MOVE_OVERHEAD_MS 10000
+
 struct limits {
     int64_t time[GAME_MAX_SEATS + 1]; /* p<i>time ms, -1 = not given */
     int64_t inc[GAME_MAX_SEATS + 1];  /* p<i>inc ms, 0 default */
@@ -43,6 +51,7 @@ struct limits {
     int multipv;                      /* 1 default */
     bool infinite;                    /* also set when no limit given */
     bool ponder;
+    int64_t overhead_ms;              /* MoveOverhead: kept in hand per move */
 };
 
 void limits_clear(struct limits *l);
@@ -80,6 +89,7 @@ struct engine {
     const char *name;      /* "Medan LOA" */
     const char *author;
     size_t size;           /* bytes of the engine object (calloc'd by mep) */
+    bool multipv;          /* honours go multipv k > 1 (else: not_supported) */
     const struct opt_spec *options; /* NULL-name terminated */
 
     /* Called once after the object is zeroed and defaults applied. */

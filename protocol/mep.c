@@ -10,8 +10,10 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/util.h"
 #include "../search/perft.h"
@@ -23,10 +25,23 @@
 
 enum job { JOB_NONE, JOB_GO, JOB_PERFT, JOB_DIVIDE };
 
+/* Options of the library itself, offered by every engine after its own. */
+struct mep_opts {
+    int64_t move_overhead;
+};
+
+static const struct opt_spec lib_options[] = {
+    {"MoveOverhead", OPT_SPIN, "50", 0, MEP_MAX_MOVE_OVERHEAD_MS, NULL,
+     offsetof(struct mep_opts, move_overhead),
+     "ms kept in hand per move for pipes and a loaded machine (clocks and movetime)"},
+    {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
+};
+
 struct mep {
     const struct engine *e;
     const struct game *g;
     void *eng;
+    struct mep_opts lib;       /* values of lib_options */
     FILE *out;
     pthread_mutex_t out_lock;
 
@@ -57,7 +72,7 @@ struct mep {
 /* ---- output --------------------------------------------------------------- */
 static void vsend(struct mep *m, const char *fmt, va_list ap)
 {
-    char line[MEP_MAX_LINE];
+    char line[MEP_MAX_LINE + 256]; /* an echo of a whole input line fits */
     int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     if (n < 0)
         return;
@@ -133,6 +148,7 @@ void limits_clear(struct limits *l)
         l->time[i] = -1;
     l->movetime = -1;
     l->multipv = 1;
+    l->overhead_ms = MEP_DEFAULT_MOVE_OVERHEAD_MS;
 }
 
 /* ---- the game record --------------------------------------------------------- */
@@ -198,6 +214,7 @@ struct mep *mep_new(const struct engine *e, FILE *out)
     m->legal = xmalloc(MAX_LEGAL * sizeof *m->legal);
     m->eng = xcalloc(1, e->size ? e->size : 1);
     opt_defaults(e->options, m->eng);
+    opt_defaults(lib_options, &m->lib);
     if (e->init)
         e->init(m->eng);
     m->g->config_default(m->cfg);
@@ -216,17 +233,29 @@ static void join_worker(struct mep *m)
 
 void mep_wait(struct mep *m) { join_worker(m); }
 
+static void raise_stop(struct mep *m)
+{
+    pthread_mutex_lock(&m->lock);
+    atomic_store(&m->stop, true);
+    pthread_cond_broadcast(&m->cond);
+    pthread_mutex_unlock(&m->lock);
+}
+
 void mep_eof(struct mep *m)
 {
-    /* End of input: a search with limits may finish (piped scripts want
-     * its bestmove); infinite or ponder searches stop. */
+    /* End of input: infinite or ponder searches stop at once; a search
+     * with limits, a perft or a divide may run on for MEP_EOF_GRACE_MS
+     * (piped scripts want their answer), then it is stopped too. */
+    int64_t deadline = now_us() + (int64_t)MEP_EOF_GRACE_MS * 1000;
     if (atomic_load(&m->busy) && m->job == JOB_GO &&
-        (m->req.lim.infinite || atomic_load(&m->pondering))) {
-        pthread_mutex_lock(&m->lock);
-        atomic_store(&m->stop, true);
-        pthread_cond_broadcast(&m->cond);
-        pthread_mutex_unlock(&m->lock);
+        (m->req.lim.infinite || atomic_load(&m->pondering)))
+        raise_stop(m);
+    while (atomic_load(&m->busy) && !atomic_load(&m->stop) && now_us() < deadline) {
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
     }
+    if (atomic_load(&m->busy))
+        raise_stop(m);
     join_worker(m);
 }
 
@@ -395,6 +424,10 @@ static int c_mep(struct mep *m, int argc, char **argv)
         opt_describe(o, line, sizeof line);
         send(m, "%s", line);
     }
+    for (const struct opt_spec *o = lib_options; o->name; o++) {
+        opt_describe(o, line, sizeof line);
+        send(m, "%s", line);
+    }
     send(m, "mepok");
     return 0;
 }
@@ -422,11 +455,15 @@ static int c_setoption(struct mep *m, int argc, char **argv)
     struct opt_saved sv;
     char err[GAME_ERR_LEN], val[MEP_MAX_LINE];
     size_t len = 0;
+    void *obj = m->eng;
     int rc;
     if (argc < 3 || strcmp(argv[1], "name") != 0)
         return fail(m, "syntax", "usage: setoption name <Name> value <v>");
-    if (!(o = opt_find(m->e->options, argv[2])))
-        return fail(m, "unknown_option", "no option '%s'", argv[2]);
+    if (!(o = opt_find(m->e->options, argv[2]))) {
+        if (!(o = opt_find(lib_options, argv[2])))
+            return fail(m, "unknown_option", "no option '%s'", argv[2]);
+        obj = &m->lib;
+    }
     if (argc == 3) {
         if (o->type != OPT_BUTTON && o->type != OPT_STRING)
             return fail(m, "syntax", "%s needs 'value <v>'", o->name);
@@ -440,10 +477,11 @@ static int c_setoption(struct mep *m, int argc, char **argv)
         if (o->type == OPT_BUTTON)
             return fail(m, "syntax", "%s is a button and takes no value", o->name);
     }
-    opt_save(o, m->eng, &sv);
-    if ((rc = opt_set(o, m->eng, val, err, sizeof err)))
+    opt_save(o, obj, &sv);
+    if ((rc = opt_set(o, obj, val, err, sizeof err)))
         return fail(m, err_word(rc), "%s", err);
-    if (m->e->option_changed && m->e->option_changed(m->eng, o, err, sizeof err)) {
+    if (obj == m->eng && m->e->option_changed &&
+        m->e->option_changed(m->eng, o, err, sizeof err)) {
         opt_restore(o, m->eng, &sv);
         return fail(m, "bad_value", "%s", err);
     }
@@ -673,7 +711,7 @@ static int c_eval(struct mep *m, int argc, char **argv)
 
 static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
 {
-    int any = 0;
+    int any = 0, clocks = 0, nseats = m->g->nseats(cur(m)), mover = m->g->to_move(cur(m));
     limits_clear(l);
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
@@ -694,20 +732,24 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
         if (sscanf(k, "p%d%15s", &seat, rest) == 2 && seat >= 1 && seat <= GAME_MAX_SEATS &&
             (strcmp(rest, "time") == 0 || strcmp(rest, "inc") == 0) && k[1] != '0' &&
             k[2] == rest[0]) {
-            if (parse_i64(argv[++i], 0, INT64_MAX / 4, &v))
-                return fail(m, "bad_value", "go: %s takes milliseconds >= 0", k);
+            if (seat > nseats)
+                return fail(m, "bad_value", "go: %s: this game has %d seats", k, nseats);
+            if (parse_i64(argv[++i], 0, MEP_MAX_MS, &v))
+                return fail(m, "bad_value", "go: %s takes milliseconds 0..%lld", k,
+                            (long long)MEP_MAX_MS);
             if (rest[0] == 't')
                 l->time[seat] = v;
             else
                 l->inc[seat] = v;
-            any |= rest[0] == 't';
+            clocks |= rest[0] == 't';
         } else if (strcmp(k, "movestogo") == 0) {
             if (parse_i64(argv[++i], 1, 100000, &v))
                 return fail(m, "bad_value", "go: movestogo takes a number >= 1");
             l->movestogo = (int)v;
         } else if (strcmp(k, "movetime") == 0) {
-            if (parse_i64(argv[++i], 0, INT64_MAX / 4, &v))
-                return fail(m, "bad_value", "go: movetime takes milliseconds >= 0");
+            if (parse_i64(argv[++i], 0, MEP_MAX_MS, &v))
+                return fail(m, "bad_value", "go: movetime takes milliseconds 0..%lld",
+                            (long long)MEP_MAX_MS);
             l->movetime = v;
             any = 1;
         } else if (strcmp(k, "depth") == 0) {
@@ -728,8 +770,14 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
         } else
             return fail(m, "syntax", "go: unknown limit '%s'", k);
     }
-    if (!any)
+    /* Another seat's clock is no limit for the seat to move: clocks alone
+     * must include the mover's. */
+    if (clocks && !any && (mover < 1 || mover > nseats || l->time[mover] < 0))
+        return fail(m, "bad_value", "go: clocks given but none for seat %d, the seat to move",
+                    mover);
+    if (!any && !clocks)
         l->infinite = true;
+    l->overhead_ms = m->lib.move_overhead;
     return 0;
 }
 
@@ -746,6 +794,8 @@ static int c_go(struct mep *m, int argc, char **argv)
     n = m->g->gen_moves(cur(m), m->legal, MAX_LEGAL);
     if (n == 0)
         return fail(m, "not_supported", "no decision to take in this position");
+    if (l.multipv > 1 && !m->e->multipv)
+        return fail(m, "not_supported", "go: multipv: this engine reports one line");
     memset(&m->req, 0, sizeof m->req);
     m->req.game = m->g;
     m->req.pos = m->job_pos;
@@ -838,18 +888,74 @@ const char *mep_command_name(int i)
     return i >= 0 && (size_t)i < ARRAY_LEN(commands) ? commands[i].name : NULL;
 }
 
+int mep_read_line(FILE *in, char *buf, size_t cap, size_t *len)
+{
+    size_t n = 0;
+    int ch, any = 0;
+    while ((ch = getc_unlocked(in)) != EOF) {
+        any = 1;
+        if (ch == '\n')
+            break;
+        if (n + 1 < cap)
+            buf[n] = (char)ch;
+        n++; /* past cap-1 the bytes are counted, not kept */
+    }
+    if (cap)
+        buf[n + 1 < cap ? n : cap - 1] = '\0';
+    *len = n;
+    return any;
+}
+
+/* Where the first byte that MEP does not allow on a line is, or -1:
+ * printable ASCII and TAB only. */
+static long bad_byte(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 32 && c != '\t') || c > 126)
+            return (long)i;
+    }
+    return -1;
+}
+
 int mep_line(struct mep *m, const char *line)
+{
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        n--;
+    return mep_input(m, line, n);
+}
+
+int mep_input(struct mep *m, const char *line, size_t n)
 {
     char *buf, **argv;
     int argc, rc = 0;
-    size_t n = strlen(line);
+    long bad;
+    size_t lead = 0;
     const struct command *c = NULL;
 
-    if (n >= MEP_MAX_LINE) {
+    /* a CR before the (already removed) LF is not part of the line */
+    if (n > 0 && n <= MEP_MAX_LINE && line[n - 1] == '\r')
+        n--;
+    if (n > MEP_MAX_LINE - 1) {
         fail(m, "syntax", "line longer than %d bytes", MEP_MAX_LINE - 1);
         return 0;
     }
-    buf = xstrdup(line);
+    while (lead < n && (line[lead] == ' ' || line[lead] == '\t'))
+        lead++;
+    if (lead < n && line[lead] == '#')
+        return 0; /* a comment, whatever it holds: no answer */
+    if ((bad = bad_byte(line, n)) >= 0) {
+        unsigned char b = (unsigned char)line[bad];
+        if (b == 0)
+            fail(m, "syntax", "NUL byte at column %ld: lines are printable ASCII", bad + 1);
+        else
+            fail(m, "syntax", "byte 0x%02x at column %ld: lines are printable ASCII", b, bad + 1);
+        return 0;
+    }
+    buf = xmalloc(n + 1);
+    memcpy(buf, line, n);
+    buf[n] = '\0';
     str_chomp(buf);
     argv = xmalloc(MAX_TOKENS * sizeof *argv);
     argc = str_split(buf, argv, MAX_TOKENS);

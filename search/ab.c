@@ -46,7 +46,8 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     ab->ops = ops;
     ab->eng = eng;
     ab->par = default_params;
-    tt_init(&ab->tt, hash_mb);
+    if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
+        die("out of memory for the transposition table");
     ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);
 }
 
@@ -59,10 +60,14 @@ void ab_free(struct ab *ab)
     ab->path = NULL;
 }
 
-void ab_resize(struct ab *ab, size_t mb)
+int ab_resize(struct ab *ab, size_t mb)
 {
+    struct tt t;
+    if (tt_init(&t, mb))
+        return -1; /* the old table stays */
     tt_free(&ab->tt);
-    tt_init(&ab->tt, mb);
+    ab->tt = t;
+    return 0;
 }
 
 void ab_clear(struct ab *ab)

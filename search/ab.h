@@ -76,7 +76,8 @@ struct ab {
 void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops,
              void *eng, size_t hash_mb);
 void ab_free(struct ab *ab);
-void ab_resize(struct ab *ab, size_t hash_mb);
+/* A new table of hash_mb MiB; -1 (the old one kept) if it cannot be had. */
+int ab_resize(struct ab *ab, size_t hash_mb);
 void ab_clear(struct ab *ab); /* newgame */
 /* Full search for `go`: info lines, time management, returns best move. */
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder);

@@ -15,14 +15,18 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
     unsigned char *child;
     uint64_t total = 0;
     int n;
-    if (depth == 1)
-        return (uint64_t)game_count_moves(g, st);
+    /* every node, also the bulk-counted ones: one count on Palagan N = 9
+     * takes a millisecond, a node above it tens of seconds */
     if (stop && atomic_load_explicit(stop, memory_order_relaxed))
         return 0;
+    if (depth == 1)
+        return (uint64_t)game_count_moves(g, st);
     moves = xmalloc(PERFT_MAX_MOVES * sizeof *moves);
     n = g->gen_moves(st, moves, PERFT_MAX_MOVES);
     child = scratch;
     for (int i = 0; i < n; i++) {
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            break;
         memcpy(child, st, g->state_size);
         g->play(child, moves[i]);
         total += perft_rec(g, child, depth - 1, scratch + g->state_size, stop);
@@ -59,10 +63,14 @@ uint64_t perft_divide(const struct game *g, const void *st, int depth,
     int n = depth > 0 ? g->gen_moves(st, moves, PERFT_MAX_MOVES) : 0;
     for (int i = 0; i < n; i++) {
         uint64_t c;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            break;
         memcpy(child, st, g->state_size);
         g->format_move(st, moves[i], tok, sizeof tok);
         g->play(child, moves[i]);
         c = perft_stoppable(g, child, depth - 1, stop);
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            break; /* c is partial: not shown */
         fn(ctx, tok, c);
         total += c;
     }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "tt.h"
+
 #define PLAYER_MAX_MOVES AB_MAX_MOVES
 
 void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng)
@@ -27,11 +29,21 @@ void abp_newgame(struct ab_player *p)
     rng_seed(&p->rng, (uint64_t)p->seed);
 }
 
-void abp_option_changed(struct ab_player *p, const struct opt_spec *o)
+int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err, size_t n)
 {
-    if (strcmp(o->name, "Hash") == 0)
-        ab_resize(&p->ab, (size_t)p->hash_mb);
-    else if (strcmp(o->name, "Seed") == 0)
+    if (strcmp(o->name, "Hash") == 0) {
+        if (ab_resize(&p->ab, (size_t)p->hash_mb)) {
+            size_t phys = tt_physical_mb();
+            if ((size_t)p->hash_mb > phys)
+                return set_err(err, n, -1,
+                               "Hash %lld MiB is more than this machine's memory (%zu MiB); "
+                               "the table stays as it was",
+                               (long long)p->hash_mb, phys);
+            return set_err(err, n, -1,
+                           "cannot allocate %lld MiB for Hash; the table stays as it was",
+                           (long long)p->hash_mb);
+        }
+    } else if (strcmp(o->name, "Seed") == 0)
         rng_seed(&p->rng, (uint64_t)p->seed);
     else if (strcmp(o->name, "ClearHash") == 0)
         ab_clear(&p->ab);
@@ -39,6 +51,7 @@ void abp_option_changed(struct ab_player *p, const struct opt_spec *o)
         p->ab.par.contempt = (int)p->contempt;
         ab_clear(&p->ab); /* stored scores hold the old contempt */
     }
+    return 0;
 }
 
 /* Outcome of st for the player who just moved into it: 1 won, -1 lost,

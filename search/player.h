@@ -45,8 +45,10 @@ void abp_engine_newgame(void *eng);
 gmove abp_engine_go(void *eng, const struct search_req *req, gmove *ponder);
 void abp_destroy(struct ab_player *p);
 void abp_newgame(struct ab_player *p);
-/* Act on a change of a shared option (others are ignored). */
-void abp_option_changed(struct ab_player *p, const struct opt_spec *o);
+/* Act on a change of a shared option (others are ignored).  Returns 0, or
+ * -1 with a message in err (a Hash that cannot be had: the old table is
+ * kept, and mep restores the option's value). */
+int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err, size_t n);
 /* `go` by the Strategy option. */
 gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder);
 /* Fixed-depth searches of `count` positions: the start, and positions after

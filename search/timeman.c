@@ -3,23 +3,31 @@
 
 #include "../core/util.h"
 
+/* ms to us, with the input clamped to [0, MEP_MAX_MS]: every product and
+ * sum below then stays under 2^53. */
+static int64_t us_of(int64_t ms)
+{
+    return (ms < 0 ? 0 : ms > MEP_MAX_MS ? MEP_MAX_MS : ms) * 1000;
+}
+
 void tm_init(struct timeman *tm, const struct search_req *req, int seat)
 {
     const struct limits *l = &req->lim;
-    int64_t over = TM_MOVE_OVERHEAD_MS * 1000;
+    int64_t over = us_of(l->overhead_ms < MEP_MAX_MOVE_OVERHEAD_MS ? l->overhead_ms
+                                                                   : MEP_MAX_MOVE_OVERHEAD_MS);
     tm->req = req;
     tm->start_us = req->start_us;
     tm->soft_us = tm->hard_us = -1;
     if (l->infinite)
         return;
     if (l->movetime >= 0) {
-        int64_t t = l->movetime * 1000 - over;
-        if (t < l->movetime * 500)
-            t = l->movetime * 500; /* short movetimes: keep half, not nothing */
+        int64_t mt = us_of(l->movetime), t = mt - over;
+        if (t < mt / 2)
+            t = mt / 2; /* short movetimes: keep half, not nothing */
         tm->soft_us = tm->hard_us = t > 1000 ? t : 1000;
     }
     if (seat >= 1 && seat <= GAME_MAX_SEATS && l->time[seat] >= 0) {
-        int64_t left = l->time[seat] * 1000, inc = l->inc[seat] * 1000;
+        int64_t left = us_of(l->time[seat]), inc = us_of(l->inc[seat]);
         int mtg = l->movestogo > 0 ? l->movestogo : TM_DEFAULT_MOVESTOGO;
         int64_t usable = left - over * (mtg < 10 ? mtg : 10);
         if (usable < left / 4)

@@ -16,10 +16,13 @@ struct timeman {
     const struct search_req *req;
 };
 
-/* Tunables (named, Ethereal style). */
-#define TM_MOVE_OVERHEAD_MS 50 /* per move, for pipes and a loaded scheduler */
+/* Tunables (named, Ethereal style).  The move overhead (ms kept in hand
+ * per move, for pipes and a loaded scheduler) is the MoveOverhead option,
+ * req->lim.overhead_ms. */
 #define TM_DEFAULT_MOVESTOGO 30
 
+/* Limits outside what MEP accepts (times above MEP_MAX_MS, negative
+ * increments) are clamped first, so no input overflows. */
 void tm_init(struct timeman *tm, const struct search_req *req, int seat);
 int64_t tm_elapsed_us(const struct timeman *tm);
 /* Between iterations: false to stop now. `stability` in [0,1] (1 = best

@@ -3,19 +3,45 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/util.h"
 
 #define BUCKET 4
 
-void tt_init(struct tt *t, size_t mb)
+static void *(*tt_calloc)(size_t, size_t) = calloc;
+
+void tt_set_calloc(void *(*fn)(size_t, size_t)) { tt_calloc = fn ? fn : calloc; }
+
+size_t tt_physical_mb(void)
 {
-    size_t bytes = (mb ? mb : 1) << 20, buckets = 1;
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return SIZE_MAX; /* unknown: only the allocation can tell */
+    return (size_t)pages / 1024 * (size_t)size / 1024;
+}
+
+int tt_init(struct tt *t, size_t mb)
+{
+    size_t bytes, buckets = 1;
+    struct tt_entry *e;
+    if (!mb)
+        mb = 1;
+    /* A table the machine cannot hold is refused before it is touched:
+     * with overcommit calloc may succeed and clearing it would then bring
+     * the OOM killer. */
+    if (mb > TT_MAX_MB || mb > tt_physical_mb())
+        return -1;
+    bytes = mb << 20;
     while (buckets * 2 * BUCKET * sizeof(struct tt_entry) <= bytes)
         buckets *= 2;
-    t->e = xcalloc(buckets * BUCKET, sizeof *t->e);
+    if (!(e = tt_calloc(buckets * BUCKET, sizeof *e)))
+        return -1;
+    t->e = e;
     t->mask = buckets - 1;
     t->gen = 0;
+    t->dirty = 0;
+    return 0;
 }
 
 void tt_free(struct tt *t)
@@ -26,8 +52,21 @@ void tt_free(struct tt *t)
 
 void tt_clear(struct tt *t)
 {
-    memset(t->e, 0, (t->mask + 1) * BUCKET * sizeof *t->e);
+    size_t n = (t->mask + 1) * BUCKET;
+    /* A table nothing was stored into is still all zero.  A used one is
+     * given back and taken anew: fresh zero pages cost nothing until the
+     * search touches them, where a memset of 64 MiB took a second on a
+     * loaded machine (at every newgame, outside any clock). */
+    if (t->dirty) {
+        struct tt_entry *e;
+        free(t->e);
+        t->e = NULL;
+        if (!(e = tt_calloc(n, sizeof *e)))
+            e = xcalloc(n, sizeof *e); /* the size just freed: dies only if the OS is out */
+        t->e = e;
+    }
     t->gen = 0;
+    t->dirty = 0;
 }
 
 void tt_new_search(struct tt *t) { t->gen = (uint8_t)((t->gen + 4) & 0xfc); }
@@ -52,6 +91,7 @@ void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval, in
     struct tt_entry *b = bucket(t, key), *r = &b[0];
     uint32_t k = (uint32_t)(key >> 32);
     int worst = 1 << 30;
+    t->dirty = 1;
     for (int i = 0; i < BUCKET; i++) {
         if (b[i].key == k || !(b[i].flags & 3)) {
             r = &b[i];

@@ -22,9 +22,19 @@ struct tt {
     struct tt_entry *e;
     size_t mask; /* number of buckets - 1 */
     uint8_t gen;
+    uint8_t dirty; /* stored into since the last clear (a fresh table is zero) */
 };
 
-void tt_init(struct tt *t, size_t mb); /* mb >= 1; rounds down to 2^k */
+#define TT_MAX_MB ((size_t)1 << 20) /* 1 TiB: far above any advertised Hash */
+
+/* A table of mb MiB (0 counts as 1), rounded down to 2^k entries.  Returns
+ * 0, or -1 with *t untouched when mb is more than this machine's physical
+ * memory or the allocation fails. */
+int tt_init(struct tt *t, size_t mb);
+/* The machine's physical memory in MiB (SIZE_MAX if unknown). */
+size_t tt_physical_mb(void);
+/* Tests: the allocator tt_init uses (NULL: calloc again). */
+void tt_set_calloc(void *(*fn)(size_t, size_t));
 void tt_free(struct tt *t);
 void tt_clear(struct tt *t);
 void tt_new_search(struct tt *t);

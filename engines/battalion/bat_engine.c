@@ -12,6 +12,9 @@
 #include "bat_rules.h"
 
 #define TREE_NODES (1u << 19) /* ~40 MiB of tree */
+/* `go depth N` is N thousand iterations (as `bench N`): ISMCTS has no
+ * plies to count.  docs/games/battalion.md. */
+#define BAT_DEPTH_ITERATIONS 1000
 
 struct bat_engine {
     int64_t seed;
@@ -111,11 +114,17 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     g.req = req;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
+    /* Budgets: go nodes N (else the Iterations option), go depth N as
+     * BAT_DEPTH_ITERATIONS·N iterations, and the clocks: the first one
+     * reached ends the search. */
     p.iterations = req->lim.nodes ? req->lim.nodes : (uint64_t)e->iterations;
-    if (!req->lim.infinite && !req->lim.ponder && !p.iterations) {
-        tm_init(&g.tm, req, st->act + 1);
-        g.timed = g.tm.hard_us >= 0;
+    if (req->lim.depth > 0) {
+        uint64_t d = (uint64_t)req->lim.depth * BAT_DEPTH_ITERATIONS;
+        if (!p.iterations || d < p.iterations)
+            p.iterations = d;
     }
+    tm_init(&g.tm, req, st->act + 1);
+    g.timed = g.tm.hard_us >= 0;
     p.stop = go_stop;
     p.stop_ctx = &g;
     p.report = go_report;

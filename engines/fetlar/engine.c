@@ -81,10 +81,7 @@ static void init(void *eng)
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
 {
     struct fetlar_engine *e = eng;
-    (void)err;
-    (void)n;
-    abp_option_changed(&e->p, o);
-    return 0;
+    return abp_option_changed(&e->p, o, err, n);
 }
 
 static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
@@ -121,6 +118,7 @@ const struct engine fetlar_engine = {
     .name = "Medan Fetlar",
     .author = "the Medan developers",
     .size = sizeof(struct fetlar_engine),
+    .multipv = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,

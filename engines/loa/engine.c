@@ -81,7 +81,7 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
             return -1;
         e->w = w;
     } else
-        abp_option_changed(&e->p, o);
+        return abp_option_changed(&e->p, o, err, n);
     return 0;
 }
 
@@ -113,6 +113,7 @@ const struct engine loa_engine = {
     .name = "Medan LOA",
     .author = "the Medan developers",
     .size = sizeof(struct loa_engine),
+    .multipv = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,

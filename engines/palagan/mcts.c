@@ -481,7 +481,9 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
     tm_init(&tm, req, root->stm + 1);
     const struct limits *l = &req->lim;
     uint64_t max_sims = l->nodes ? l->nodes : l->depth > 0 ? (uint64_t)l->depth * 100 : 0;
-    const bool forever = l->infinite || l->ponder;
+    /* Budgets hold also while pondering (the library holds the bestmove
+     * back until ponderhit): only `infinite` searches on without one. */
+    const bool forever = l->infinite;
     const int64_t t0 = now_us();
     int64_t next_info = t0 + MC_INFO_US;
     bool only_pass = t->nodes[1].nedges == 1;

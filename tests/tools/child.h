@@ -138,7 +138,7 @@ static int child_finish(struct child *c, int timeout_ms)
 }
 
 /* Is this line a command's final answer? */
-static int is_final(const char *l)
+__attribute__((unused)) static int is_final(const char *l)
 {
     static const char *const fin[] = {"ok", "error", "bestmove", "pong", "readyok", "mepok"};
     for (size_t i = 0; i < sizeof fin / sizeof *fin; i++) {

@@ -8,6 +8,7 @@
  *   - the line got exactly its final answer (a command: one ok/error/...;
  *     blank or comment lines: none), within a deadline (no hang);
  *   - a line answered with `error` left the position string unchanged;
+ *   - every output line is printable ASCII (nothing else is echoed);
  *   - the engine never dies, and exits with status 0 on quit at the end
  *     (under the sanitizers this also means no leak).
  * A `go` is always followed by `stop`; perft depths are capped at 2 (or at
@@ -199,6 +200,15 @@ static void fatal(const char *what, const char *line)
     exit(1);
 }
 
+/* stdout carries printable ASCII lines only: no byte of the input that
+ * is not printable ASCII may be echoed (docs/protocol.md, Framing). */
+static void ascii_only(const char *out, const char *line)
+{
+    for (const char *p = out; *p; p++)
+        if ((*p < 32 && *p != '\t') || (unsigned char)*p > 126)
+            fatal("an output line holds a byte that is not printable ASCII", line);
+}
+
 /* Read lines until a final one; collect into fin[] the finals seen. */
 static int read_until(const char *prefix, char finals[][256], int *nfin, const char *line)
 {
@@ -208,6 +218,7 @@ static int read_until(const char *prefix, char finals[][256], int *nfin, const c
             fatal("the engine died", line);
         if (r < 0)
             fatal("no answer within the deadline (hang)", line);
+        ascii_only(got, line);
         if (strncmp(got, prefix, strlen(prefix)) == 0)
             return 0;
         if (is_final(got) && *nfin < 8)

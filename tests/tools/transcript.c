@@ -86,8 +86,12 @@ static int run(const char *bindir, const char *path)
             }
             if (async)
                 continue;
+            /* one deadline per command: info lines do not extend it (a
+             * search that never ends fails instead of hanging the run) */
+            int64_t deadline = now_ms() + TIMEOUT_MS;
             for (;;) {
-                int r = child_line(&c, got, sizeof got, TIMEOUT_MS);
+                int64_t left = deadline - now_ms();
+                int r = child_line(&c, got, sizeof got, left > 0 ? (int)left : 0);
                 if (r == 0) {
                     if (strncmp(cmd, "quit", 4) != 0) {
                         fprintf(stderr, "%s:%d: engine exited during '%s'\n", path, lineno, cmd);

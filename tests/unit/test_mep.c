@@ -15,8 +15,11 @@
 #include "core/game.h"
 #include "core/util.h"
 #include "protocol/mep.h"
+#include "search/timeman.h"
+#include "search/tt.h"
 
 extern const struct engine loa_engine;
+extern const struct engine palagan_engine;
 
 struct session {
     struct mep *m;
@@ -24,13 +27,15 @@ struct session {
     long pos; /* read offset */
 };
 
-static void open_s(struct session *s)
+static void open_e(struct session *s, const struct engine *e)
 {
     s->f = tmpfile();
     assert_non_null(s->f);
-    s->m = mep_new(&loa_engine, s->f);
+    s->m = mep_new(e, s->f);
     s->pos = 0;
 }
+
+static void open_s(struct session *s) { open_e(s, &loa_engine); }
 
 static void close_s(struct session *s)
 {
@@ -38,18 +43,31 @@ static void close_s(struct session *s)
     fclose(s->f);
 }
 
-/* Send a line and return everything written since the last call. */
-static char *cmd(struct session *s, const char *line)
+/* Everything written since the last call. */
+static char *output(struct session *s)
 {
-    static char out[1 << 16];
+    static char out[1 << 18];
     size_t n;
-    mep_line(s->m, line);
     fflush(s->f);
     fseek(s->f, s->pos, SEEK_SET);
     n = fread(out, 1, sizeof out - 1, s->f);
     out[n] = '\0';
     s->pos += (long)n;
     return out;
+}
+
+/* Send a line and return everything written since the last call. */
+static char *cmd(struct session *s, const char *line)
+{
+    mep_line(s->m, line);
+    return output(s);
+}
+
+/* The same for raw bytes (which may hold NULs). */
+static char *cmd_n(struct session *s, const char *line, size_t n)
+{
+    mep_input(s->m, line, n);
+    return output(s);
 }
 
 /* Wait until the output holds `want` (polling, up to ms). */
@@ -201,6 +219,292 @@ static void test_perft_divide(void **st)
     close_s(&s);
 }
 
+
+/* Start a go that must be accepted and wait for its bestmove (the output
+ * of the go itself is part of what is waited on: a short search may be
+ * done before mep_line returns). */
+static void go_ok(struct session *s, const char *line)
+{
+    mep_line(s->m, line);
+    char *o = wait_for(s, "bestmove ", 20000, NULL);
+    if (strstr(o, "error"))
+        fail_msg("'%s' answered: %s", line, o);
+}
+
+/* ---- framing (issue 10, section 3) ------------------------------------------ */
+static int all_ascii(const char *o)
+{
+    for (; *o; o++)
+        if ((*o < 32 && *o != '\n') || (unsigned char)*o > 126)
+            return 0;
+    return 1;
+}
+
+static void test_framing_bytes(void **st)
+{
+    struct session s;
+    char before[256], *o;
+    (void)st;
+    open_s(&s);
+    snprintf(before, sizeof before, "%s", cmd(&s, "fen"));
+    /* a NUL byte gets an error, never a silent cut */
+    assert_true(str_prefix(cmd_n(&s, "\0legalmoves", 11), "error syntax "));
+    assert_true(str_prefix(cmd_n(&s, "position start\0 moves zzz", 25), "error syntax "));
+    assert_string_equal(cmd(&s, "fen"), before);
+    assert_true(str_prefix(cmd_n(&s, "position start moves b1-b3\0", 27), "error syntax "));
+    assert_string_equal(cmd(&s, "fen"), before);
+    /* no byte outside printable ASCII is echoed: CR inside, UTF-8, controls */
+    o = cmd(&s, "ping 1\r2");
+    assert_true(str_prefix(o, "error syntax "));
+    assert_true(all_ascii(o));
+    o = cmd(&s, "ping \xc3\xa9t\xc3\xa9");
+    assert_true(str_prefix(o, "error syntax "));
+    assert_true(all_ascii(o));
+    o = cmd(&s, "ping \xff\xfe");
+    assert_true(str_prefix(o, "error syntax ") && all_ascii(o));
+    o = cmd(&s, "ping a\x1b[2Jb");
+    assert_true(str_prefix(o, "error syntax ") && all_ascii(o));
+    o = cmd(&s, "setoption name Weights value \x7f");
+    assert_true(str_prefix(o, "error syntax ") && all_ascii(o));
+    o = cmd(&s, "play b1\xe2\x80\x93" "b3");
+    assert_true(str_prefix(o, "error syntax ") && all_ascii(o));
+    assert_string_equal(cmd(&s, "fen"), before);
+    /* what stays allowed: CR LF, tabs, comments whatever they hold */
+    assert_string_equal(cmd(&s, "ping 7\r\n"), "pong 7\n");
+    assert_string_equal(cmd(&s, "ping\t8"), "pong 8\n");
+    assert_string_equal(cmd(&s, "# caf\xc3\xa9 \r x"), "");
+    assert_string_equal(cmd_n(&s, "#\0legalmoves", 12), "");
+    close_s(&s);
+}
+
+static void test_framing_length(void **st)
+{
+    struct session s;
+    size_t max = MEP_MAX_LINE - 1; /* 65 535 bytes, as docs/protocol.md says */
+    char *line = malloc(max + 3), *o;
+    (void)st;
+    assert_non_null(line);
+    open_s(&s);
+    memcpy(line, "ping ", 5);
+    memset(line + 5, 'x', max - 5);
+    line[max] = '\0';
+    o = cmd(&s, line);
+    assert_true(str_prefix(o, "pong xxx"));
+    assert_int_equal(strlen(o), max + 1); /* the whole token, echoed */
+    /* with its CR LF the same line is as long */
+    memcpy(line + max, "\r\n", 3);
+    assert_int_equal(strlen(cmd(&s, line)), max + 1);
+    /* one byte more is too long */
+    line[max] = 'x';
+    line[max + 1] = '\0';
+    assert_string_equal(cmd(&s, line), "error syntax line longer than 65535 bytes\n");
+    assert_string_equal(cmd(&s, "ping z"), "pong z\n");
+    close_s(&s);
+    free(line);
+}
+
+/* mep_read_line keeps at most cap-1 bytes of a line, whatever its length,
+ * and the next line comes whole after it. */
+static void test_read_line_bounded(void **st)
+{
+    FILE *f = tmpfile();
+    char buf[64];
+    size_t len = 0, big = 10u << 20;
+    (void)st;
+    assert_non_null(f);
+    fputs("ping ", f);
+    for (size_t i = 0; i < big; i++)
+        putc('x', f);
+    fputs("\nping z\r\nlast", f);
+    rewind(f);
+    assert_int_equal(mep_read_line(f, buf, sizeof buf, &len), 1);
+    assert_int_equal(len, big + 5);
+    assert_int_equal(strlen(buf), sizeof buf - 1);
+    assert_int_equal(mep_read_line(f, buf, sizeof buf, &len), 1);
+    assert_int_equal(len, 7);
+    assert_memory_equal(buf, "ping z\r", 7);
+    assert_int_equal(mep_read_line(f, buf, sizeof buf, &len), 1);
+    assert_string_equal(buf, "last");
+    assert_int_equal(mep_read_line(f, buf, sizeof buf, &len), 0);
+    fclose(f);
+}
+
+/* ---- limits (issue 10, section 2) --------------------------------------------- */
+static void test_limit_ranges(void **st)
+{
+    struct session s;
+    (void)st;
+    open_s(&s);
+    /* ms values whose microseconds overflowed int64 in timeman */
+    assert_true(str_prefix(cmd(&s, "go movetime 9223372036854776"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go p1time 2305843009213693951"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go p1time 100 p1inc 2305843009213693951"),
+                           "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go movetime 1000000000001"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go movetime -1"), "error bad_value "));
+    /* the largest accepted values search, and stop */
+    assert_null(strstr(cmd(&s, "go movetime 1000000000000"), "error"));
+    usleep(50000);
+    assert_null(strstr(output(&s), "bestmove")); /* ~31 years to think */
+    mep_line(s.m, "stop");
+    wait_for(&s, "bestmove ", 10000, NULL);
+    assert_null(strstr(cmd(&s, "go p1time 1000000000000 p2time 1000000000000 "
+                               "p1inc 1000000000000 p2inc 1000000000000 movestogo 1"),
+                       "error"));
+    usleep(50000);
+    mep_line(s.m, "stop");
+    wait_for(&s, "bestmove ", 10000, NULL);
+    close_s(&s);
+}
+
+static void test_clock_seats(void **st)
+{
+    struct session s;
+    (void)st;
+    open_s(&s);
+    /* a seat this game does not have */
+    assert_true(str_prefix(cmd(&s, "go p3time 100"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go p1time 100 p2time 100 p3inc 5"), "error bad_value "));
+    /* only another seat's clock: no limit for the mover, refused */
+    assert_true(str_prefix(cmd(&s, "go p2time 100"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "go p2time 100 p2inc 100 p1inc 100"), "error bad_value "));
+    /* with the mover's clock, or another limit, it searches */
+    go_ok(&s, "go p1time 300 p2time 100");
+    go_ok(&s, "go p2time 100 depth 2");
+    /* seat 2 to move: its clock is the one that counts */
+    assert_string_equal(cmd(&s, "position start moves b1-b3"), "ok\n");
+    assert_true(str_prefix(cmd(&s, "go p1time 100"), "error bad_value go: clocks given but none "
+                                                     "for seat 2"));
+    go_ok(&s, "go p2time 300");
+    close_s(&s);
+}
+
+static void test_move_overhead(void **st)
+{
+    struct session s;
+    int64_t lat = 0;
+    (void)st;
+    open_s(&s);
+    assert_non_null(strstr(cmd(&s, "mep"),
+                           "option name MoveOverhead type spin default 50 min 0 max 10000\n"));
+    assert_true(str_prefix(cmd(&s, "setoption name MoveOverhead value 10001"), "error bad_value "));
+    assert_true(str_prefix(cmd(&s, "setoption name MoveOverhead value -1"), "error bad_value "));
+    assert_string_equal(cmd(&s, "setoption name moveoverhead value 3000"), "ok\n");
+    /* movetime 4000 less 3000 ms kept in hand, but never less than half:
+     * 2 s where the default overhead thinks 3.95 s (a loaded machine may
+     * be late, so the bound is loose) */
+    mep_line(s.m, "go movetime 4000");
+    wait_for(&s, "bestmove ", 20000, &lat);
+    assert_true(lat >= 1500000 && lat < 3700000);
+    close_s(&s);
+}
+
+static void test_timeman_overhead(void **st)
+{
+    struct search_req req;
+    struct timeman tm;
+    atomic_bool stop = false;
+    (void)st;
+    memset(&req, 0, sizeof req);
+    limits_clear(&req.lim);
+    assert_int_equal(req.lim.overhead_ms, 50);
+    req.stop = &stop;
+    req.start_us = now_us();
+    req.lim.movetime = 2000;
+    tm_init(&tm, &req, 1);
+    assert_int_equal(tm.hard_us, 1950000);
+    req.lim.overhead_ms = 300;
+    tm_init(&tm, &req, 1);
+    assert_int_equal(tm.hard_us, 1700000);
+    req.lim.overhead_ms = 0;
+    tm_init(&tm, &req, 1);
+    assert_int_equal(tm.hard_us, 2000000);
+}
+
+/* timeman itself, for callers that do not go through MEP (medan-otbridge,
+ * analyze): no input overflows, limits stay positive. */
+static void test_timeman_saturates(void **st)
+{
+    struct search_req req;
+    struct timeman tm;
+    atomic_bool stop = false;
+    const int64_t huge[] = {INT64_MAX, INT64_MAX / 4, INT64_MAX / 1000 + 1, 9223372036854776LL,
+                            MEP_MAX_MS};
+    (void)st;
+    for (size_t i = 0; i < ARRAY_LEN(huge); i++) {
+        memset(&req, 0, sizeof req);
+        limits_clear(&req.lim);
+        req.stop = &stop;
+        req.start_us = now_us();
+        req.lim.movetime = huge[i];
+        tm_init(&tm, &req, 1);
+        assert_true(tm.hard_us >= 1000000 && tm.soft_us >= 1000000);
+        limits_clear(&req.lim);
+        req.lim.time[1] = huge[i];
+        req.lim.inc[1] = huge[i];
+        req.lim.overhead_ms = huge[i];
+        tm_init(&tm, &req, 1);
+        assert_true(tm.hard_us >= 1000000 && tm.soft_us > 0 && tm.soft_us <= tm.hard_us);
+        assert_true(tm_continue(&tm, 0.0));
+        assert_false(tm_hard_stop(&tm));
+    }
+}
+
+/* ---- Hash that cannot be had (issue 10) ----------------------------------------- */
+static void *no_calloc(size_t n, size_t size)
+{
+    (void)n;
+    (void)size;
+    return NULL;
+}
+
+static void test_hash_alloc_fails(void **st)
+{
+    struct session s;
+    char *o;
+    (void)st;
+    open_s(&s);
+    assert_string_equal(cmd(&s, "setoption name Hash value 2"), "ok\n");
+    tt_set_calloc(no_calloc);
+    o = cmd(&s, "setoption name Hash value 4");
+    tt_set_calloc(NULL);
+    assert_true(str_prefix(o, "error bad_value "));
+    /* the old table is kept and used */
+    go_ok(&s, "go depth 4");
+    assert_non_null(strstr(cmd(&s, "position start moves b1-b3"), "ok"));
+    /* more than the machine has: refused before any allocation */
+    if (tt_physical_mb() < 65536) {
+        o = cmd(&s, "setoption name Hash value 65536");
+        assert_true(str_prefix(o, "error bad_value Hash 65536 MiB is more than"));
+    }
+    assert_string_equal(cmd(&s, "setoption name Hash value 1"), "ok\n");
+    close_s(&s);
+}
+
+/* ---- perft and stop (issue 10) ----------------------------------------------------- */
+static void test_perft_stop_every_node(void **st)
+{
+    struct session s;
+    int64_t lat = 0;
+    (void)st;
+    open_e(&s, &palagan_engine);
+    assert_string_equal(cmd(&s, "newgame size=9"), "ok\n");
+    /* a depth-2 node here has ~80 000 bulk-counted children (86 s) */
+    mep_line(s.m, "perft 3");
+    usleep(200000);
+    assert_string_equal(cmd(&s, "ping 1"), "pong 1\n");
+    lat = now_us();
+    mep_line(s.m, "stop"); /* returns when the final line is out */
+    lat = now_us() - lat;
+    wait_for(&s, "log perft interrupted by stop\nok\n", 10000, NULL);
+    print_message("palagan N=9 perft 3: stop answered in %.1f ms\n", lat / 1000.0);
+    mep_line(s.m, "divide 3");
+    usleep(200000);
+    mep_line(s.m, "stop");
+    wait_for(&s, "log perft interrupted by stop\nok\n", 10000, NULL);
+    close_s(&s);
+}
+
 static void test_registry(void **st)
 {
     char err[GAME_ERR_LEN], buf[8192];
@@ -234,6 +538,16 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_go_busy_ping_stop),
         cmocka_unit_test(test_perft_divide),
+        cmocka_unit_test(test_framing_bytes),
+        cmocka_unit_test(test_framing_length),
+        cmocka_unit_test(test_read_line_bounded),
+        cmocka_unit_test(test_limit_ranges),
+        cmocka_unit_test(test_clock_seats),
+        cmocka_unit_test(test_move_overhead),
+        cmocka_unit_test(test_timeman_saturates),
+        cmocka_unit_test(test_timeman_overhead),
+        cmocka_unit_test(test_hash_alloc_fails),
+        cmocka_unit_test(test_perft_stop_every_node),
         cmocka_unit_test(test_registry),
     };
     return cmocka_run_group_tests_name("mep", tests, NULL, NULL);

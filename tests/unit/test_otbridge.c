@@ -126,6 +126,22 @@ static void test_budget(void **state)
     req.start_us -= 400000;
     ot_budget(&c, &req, 1, &b);
     assert_true(b.think_ms >= 540 && b.think_ms <= 550);
+
+    /* limits far beyond what MEP accepts (issue 10): timeman clamps them,
+     * nothing overflows (UBSan aborted here), the budget stays long */
+    const int64_t huge[] = {INT64_MAX, INT64_MAX / 4, 9223372036854776LL, MEP_MAX_MS};
+    for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
+        req_init(&req);
+        req.lim.movetime = huge[i];
+        ot_budget(&c, &req, 1, &b);
+        assert_true(b.think_ms > 1000000 && b.clock_ms > b.think_ms && b.giveup_us > 0);
+        req_init(&req);
+        req.lim.time[1] = huge[i];
+        req.lim.inc[1] = huge[i];
+        req.lim.overhead_ms = huge[i];
+        ot_budget(&c, &req, 1, &b);
+        assert_true(b.think_ms > 1000000 && b.clock_ms > b.think_ms && b.giveup_us > 0);
+    }
 }
 
 static void test_mep_limits(void **state)

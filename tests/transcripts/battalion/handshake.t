@@ -9,6 +9,7 @@ option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var heuristic var random
 option name Iterations type spin default 0 min 0 max 100000000
 option name PlayoutAttacks type spin default 4 min 1 max 200
+option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > isready
 readyok

@@ -10,6 +10,7 @@ option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
 option name Contempt type spin default 200 min 0 max 1000
+option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > newgame size=9
 error bad_value fetlar has no parameter 'size'

@@ -10,6 +10,7 @@ id version *
 protocol 1
 game fetlar players 2
 option name Seed type spin default 0 min 0 max *
+option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > newgame
 ok
