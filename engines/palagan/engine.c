@@ -72,7 +72,8 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
     pal_liberties(g, s, libs);
     int cap = s->captures[me] - s->captures[me ^ 1];
     int lib = libs[me] - libs[me ^ 1];
-    snprintf(buf, n, "%d captures %d %d liberties %d %d reserve %d %d", 100 * cap + 2 * lib,
+    snprintf(buf, n, "%d us.captures=%d them.captures=%d us.liberties=%d them.liberties=%d "
+             "us.reserve=%d them.reserve=%d", 100 * cap + 2 * lib,
              s->captures[me], s->captures[me ^ 1], libs[me], libs[me ^ 1], s->reserve[me],
              s->reserve[me ^ 1]);
     return 0;
