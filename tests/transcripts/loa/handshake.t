@@ -48,10 +48,12 @@ ok
 ok
 > eval
 eval 0 us.pieces=12 * tempo=0
+ok
 > setoption name Weights value <empty>
 ok
 > eval
 eval 15 us.pieces=12 * tempo=15
+ok
 > setoption name Hash value 64
 ok
 > setoption name Strategy value search
