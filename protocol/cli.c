@@ -17,18 +17,22 @@
 
 const char *mep_command_name(int i);
 
+static char progname[64] = "medan"; /* medan-<game>, for messages */
+
 static void usage(const struct engine *e, FILE *f)
 {
     const char *n = e->game->name;
     fprintf(f,
             "usage: medan-%s                 speak MEP on stdin/stdout (see docs/protocol.md)\n"
+            "       medan-%s --help | --version\n"
             "       medan-%s perft <d> [--fen S] [key=value...]   count leaves of the move tree\n"
             "       medan-%s divide <d> [--fen S] [key=value...]  the same, per root move\n"
             "       medan-%s bench [depth]       fixed search of built-in positions: nodes, nps\n"
             "       medan-%s analyze [--fen S] [--moves m...] [--depth N|--movetime MS|--nodes N]\n"
             "                 [--option Name=value]... [key=value...]\n"
-            "                                  search one position, print info lines and bestmove\n",
-            n, n, n, n, n);
+            "                                  search one position, print info lines and bestmove\n"
+            "man medan-%s for the details.\n",
+            n, n, n, n, n, n, n);
 }
 
 /* ---- readline completion of command names ---------------------------------- */
@@ -106,7 +110,7 @@ static int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("medan: ", stderr);
+    fprintf(stderr, "%s: ", progname);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -299,8 +303,15 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         }
     }
     g->result(c->st, hashes, nmoves, &r);
-    if (r.over) {
-        cli_error("the game is over (%s)", r.reason);
+    if (r.over) { /* nothing to search: the result, as MEP's `result` prints it */
+        printf("result %s", r.nseats == 2 ? game_outcome2(&r) : "ranks");
+        for (int i = 0; r.nseats != 2 && i < r.nseats; i++)
+            printf(" %d", r.rank[i]);
+        printf(" reason %s scores", r.reason ? r.reason : "unknown");
+        for (int i = 0; i < r.nseats; i++)
+            printf(" %g", r.score[i]);
+        printf("\n");
+        rc = 0;
         goto out;
     }
     if (!any)
@@ -342,6 +353,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
     if (game_check(e->game, err, sizeof err))
         die("%s", err);
     setvbuf(stdout, NULL, _IOLBF, 0);
+    snprintf(progname, sizeof progname, "medan-%s", e->game->name);
     if (argc < 2)
         return run_protocol(e);
     memset(&c, 0, sizeof c);
@@ -360,6 +372,11 @@ int mep_main(const struct engine *e, int argc, char **argv)
         usage(e, stdout);
         return 0;
     }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("%s (Medan) %s, MEP 1\n", progname, MEDAN_VERSION);
+        return 0;
+    }
+    fprintf(stderr, "%s: unknown subcommand '%s'\n", progname, argv[1]);
     usage(e, stderr);
     return 1;
 }

@@ -8,9 +8,10 @@
 
 #include <stdio.h>
 
+#include "../core/version.h"
 #include "engine.h"
 
-#define MEP_VERSION "0.1"
+#define MEP_VERSION MEDAN_VERSION /* `id version` */
 #define MEP_MAX_LINE 65536
 
 /* The whole program for an engine binary: MEP with no arguments, or the

@@ -138,7 +138,7 @@ $REF check --game loa --engine cmd=$MOCK arg=--mode arg=crash >"$T/chk2.out" 2>&
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|battalion-duplicate) continue ;; esac # not game engines
     params=""; games=2
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \
