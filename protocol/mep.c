@@ -589,9 +589,26 @@ static int c_legalmoves(struct mep *m, int argc, char **argv)
 static int c_fen(struct mep *m, int argc, char **argv)
 {
     char buf[POS_BUF];
-    (void)argv;
+    if (argc == 3 && strcmp(argv[1], "view") == 0) {
+        /* fen view <k>: seat k's view of the full state held (hidden-information
+         * games); the position itself does not change */
+        unsigned char v[GAME_MAX_STATE];
+        int64_t k;
+        int n = m->g->nseats(cur(m));
+        if (!m->g->view)
+            return fail(m, "not_supported", "%s has no hidden information", m->g->name);
+        if (parse_i64(argv[2], 1, n, &k))
+            return fail(m, "bad_value", "fen view takes a seat from 1 to %d", n);
+        if (m->g->is_view && m->g->is_view(cur(m)))
+            return fail(m, "not_supported", "the position is a view: only a full state has views");
+        if (m->g->view(cur(m), (int)k, v))
+            return fail(m, "bad_value", "no view of seat %lld", (long long)k);
+        m->g->format_pos(v, buf, sizeof buf);
+        send(m, "fen %s", buf);
+        return ok(m);
+    }
     if (argc != 1)
-        return fail(m, "syntax", "fen takes no argument");
+        return fail(m, "syntax", "usage: fen, or fen view <seat>");
     m->g->format_pos(cur(m), buf, sizeof buf);
     send(m, "fen %s", buf);
     return ok(m);
@@ -806,7 +823,7 @@ static const struct command commands[] = {
     {"play", c_play, 0, "play <move>: play one move on the current position"},
     {"undo", c_undo, 0, "undo [n]: take back n moves (default 1)"},
     {"legalmoves", c_legalmoves, 0, "-> moves m1 m2 ...: every legal move, canonical"},
-    {"fen", c_fen, 0, "-> fen <S>: the canonical position string"},
+    {"fen", c_fen, 0, "fen [view <k>] -> fen <S>: the canonical position string (or seat k's view)"},
     {"show", c_show, 0, "-> board lines: the position, drawn"},
     {"result", c_result, 0, "-> result none | result <outcome> reason <r> scores ..."},
     {"perft", c_perft, 0, "perft <d> -> perft <d> <count> time <ms> nps <n>"},

@@ -127,7 +127,10 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     g.req = req;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
-    p.iterations = req->lim.nodes ? req->lim.nodes : (uint64_t)e->iterations;
+    /* go nodes N: N iterations; go depth N (ISMCTS has no depth): 1000·N */
+    p.iterations = req->lim.nodes ? req->lim.nodes
+                   : req->lim.depth > 0 ? (uint64_t)req->lim.depth * 1000
+                                        : (uint64_t)e->iterations;
     if (!req->lim.infinite && !req->lim.ponder && !p.iterations) {
         tm_init(&g.tm, req, st->act + 1);
         g.timed = g.tm.hard_us >= 0;

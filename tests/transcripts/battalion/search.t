@@ -32,3 +32,7 @@ ok
 info iterations 300 nodes * time * nps * multipv 1 visits * values *,*,* pv attack:*
 info iterations 300 nodes * time * nps * multipv 2 visits * values *,*,* pv *
 bestmove attack:*
+# go depth N is 1000·N iterations (it used to search until stop)
+> go depth 1
+info iterations 1000 nodes * time * nps * visits * values *,*,* pv attack:*
+bestmove attack:*
