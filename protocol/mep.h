@@ -29,4 +29,13 @@ void mep_wait(struct mep *m);
 /* End of input: let a limited search finish, stop an infinite one. */
 void mep_eof(struct mep *m);
 
+/* For the interactive console (console.c): the command names (NULL past
+ * the end), whether a job runs, the current position and parameters, the
+ * engine.  Call them from the thread that calls mep_line. */
+const char *mep_command_name(int i);
+int mep_busy(struct mep *m);
+const void *mep_position(struct mep *m);
+const void *mep_config(struct mep *m);
+const struct engine *mep_engine(struct mep *m);
+
 #endif
