@@ -1,5 +1,6 @@
-/* cli.c - an engine binary's main: MEP on stdin/stdout (GNU readline when
- * stdin is a terminal), or one of the script subcommands. */
+/* cli.c - an engine binary's main: MEP on stdin/stdout (the readline
+ * console of console.c when on a terminal), or one of the script
+ * subcommands. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,15 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "../core/util.h"
 #include "../search/perft.h"
 #include "mep.h"
 #include "options.h"
-
-const char *mep_command_name(int i);
 
 static char progname[64] = "medan"; /* medan-<game>, for messages */
 
@@ -35,61 +31,21 @@ static void usage(const struct engine *e, FILE *f)
             n, n, n, n, n, n, n);
 }
 
-/* ---- readline completion of command names ---------------------------------- */
-static char *complete_gen(const char *text, int state)
-{
-    static int i;
-    static size_t len;
-    const char *name;
-    if (!state) {
-        i = 0;
-        len = strlen(text);
-    }
-    while ((name = mep_command_name(i++)))
-        if (strncmp(name, text, len) == 0)
-            return strdup(name);
-    return NULL;
-}
-
-static char **complete(const char *text, int start, int end)
-{
-    (void)end;
-    rl_attempted_completion_over = 1;
-    return start == 0 ? rl_completion_matches(text, complete_gen) : NULL;
-}
-
 static int run_protocol(const struct engine *e)
 {
-    struct mep *m = mep_new(e, stdout);
-    int tty = isatty(STDIN_FILENO);
+    struct mep *m;
     char *line = NULL;
     size_t cap = 0;
-    if (tty) {
-        rl_attempted_completion_function = complete;
-        using_history();
-        fprintf(stderr, "Medan %s engine, MEP 1. Type 'help' for the commands, 'quit' to leave.\n",
-                e->game->title);
-    }
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+        return mep_console(e); /* readline, Ctrl-C, completion: console.c */
+    m = mep_new(e, stdout);
     for (;;) {
-        int quit;
-        if (tty) {
-            free(line);
-            line = readline("mep> ");
-            if (!line) {
-                mep_eof(m);
-                break;
-            }
-            if (*line)
-                add_history(line);
-        } else {
-            ssize_t r = getline(&line, &cap, stdin);
-            if (r < 0) {
-                mep_eof(m);
-                break;
-            }
+        ssize_t r = getline(&line, &cap, stdin);
+        if (r < 0) {
+            mep_eof(m);
+            break;
         }
-        quit = mep_line(m, line);
-        if (quit)
+        if (mep_line(m, line))
             break;
     }
     free(line);

@@ -37,5 +37,7 @@ int mep_busy(struct mep *m);
 const void *mep_position(struct mep *m);
 const void *mep_config(struct mep *m);
 const struct engine *mep_engine(struct mep *m);
+/* The interactive console on a terminal (console.c); returns exit status. */
+int mep_console(const struct engine *e);
 
 #endif

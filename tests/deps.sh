@@ -13,6 +13,9 @@ printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include 
 printf '#include <stdio.h>\n#include <readline/readline.h>\nint main(void){return 0;}\n' |
     ${CC:-cc} -x c - -o /dev/null -lreadline >/dev/null 2>&1 || need="$need libreadline-dev"
 have_hdr jansson.h -ljansson || need="$need libjansson-dev"
+# The console test drives the engines through tmux; man pages are checked with groff.
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
+command -v groff >/dev/null 2>&1 || need="$need groff-base"
 # The sanitizer runtimes come with gcc; check that -fsanitize links.
 printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
     -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"

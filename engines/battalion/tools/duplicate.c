@@ -160,7 +160,7 @@ int main(int argc, char **argv)
             continue;
         }
         if (!v)
-            die("option %s needs a value", a);
+            die("option %s needs a value (--help for usage)", a);
         i++;
         if (strcmp(a, "--deals") == 0) o.deals = atoi(v);
         else if (strcmp(a, "--first") == 0) o.first = atoi(v);
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--seed") == 0) o.seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
-        else die("unknown option %s", a);
+        else die("unknown option %s (--help for usage)", a);
     }
     if (o.players < BAT_MIN_SEATS || o.players > BAT_MAX_SEATS || o.deals < 2)
         die("need 3..6 players and at least 2 deals");
