@@ -6,7 +6,7 @@
 #   make test SAN=1   only the sanitizer run
 #   make bench        perft and search benchmarks (slow, not part of test)
 #   make match        a short engine-vs-engine match (the README main job)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   programs, man pages, docs
 #
 # Components are discovered: every engines/<game>/ folder with a main.c
 # becomes bin/medan-<game>; tests/unit/test_*.c become cmocka tests.
@@ -58,7 +58,7 @@ TEST_DEPS  := $(TOOL_BIN)
 .DEFAULT_GOAL := all
 -include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
 
-.PHONY: all build-all clang-build test test-suite unit transcripts robust referee bench match install clean deps
+.PHONY: all build-all clang-build test test-suite unit transcripts robust referee cli bench match install uninstall clean deps
 all: $(PROGRAMS)
 
 V ?= 0
@@ -118,7 +118,7 @@ clang-build:
 
 build-all: all $(UNIT_BIN) $(TOOL_BIN)
 
-test-suite: unit transcripts robust referee
+test-suite: unit transcripts robust referee cli
 	@echo "test-suite ($(BUILD)): all passed"
 
 unit: $(UNIT_BIN)
@@ -133,6 +133,10 @@ robust: $(PROGRAMS) $(TEST_DEPS)
 referee: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-referee.sh $(BUILD) $(BIN)
 
+# --help/--version, bench fingerprints, make install, the interactive console.
+cli: $(PROGRAMS) $(TEST_DEPS)
+	@MAKE="$(MAKE)" SAN=$(SAN) sh tests/run-cli.sh $(BUILD) $(BIN)
+
 # ---- benchmarks, match, install -------------------------------------------
 bench: all
 	@sh tests/bench.sh $(BIN)
@@ -142,9 +146,26 @@ bench: all
 # recipe is referee-match in referee/module.mk).
 match: all referee-match
 
+# Programs to bin, manual pages (docs/man, version from core/version.h) to
+# share/man/man1, the docs to share/doc/medan.  DESTDIR for packaging.
+VERSION := $(shell sed -n 's/^.define MEDAN_VERSION "\(.*\)"/\1/p' core/version.h)
+MANDIR  ?= $(PREFIX)/share/man/man1
+DOCDIR  ?= $(PREFIX)/share/doc/medan
+MANDATE := $(or $(shell git log -1 --format=%cd --date=short -- docs/man 2>/dev/null),$(shell date +%Y-%m-%d))
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)/games $(DESTDIR)$(DOCDIR)/gui-adapters
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	for f in docs/man/*.1; do \
+	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATE@|$(MANDATE)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+	    $$f > $(DESTDIR)$(MANDIR)/$${f##*/} && chmod 644 $(DESTDIR)$(MANDIR)/$${f##*/} || exit 1; done
+	install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/games/*.md $(DESTDIR)$(DOCDIR)/games/
+	install -m 644 docs/gui-adapters/*.md $(DESTDIR)$(DOCDIR)/gui-adapters/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGRAMS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(wildcard docs/man/*.1)))
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san build-clang bin

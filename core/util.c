@@ -17,7 +17,7 @@ void die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("medan: ", stderr);
+    fprintf(stderr, "%s: ", program_invocation_short_name);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

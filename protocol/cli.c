@@ -1,5 +1,6 @@
-/* cli.c - an engine binary's main: MEP on stdin/stdout (GNU readline when
- * stdin is a terminal), or one of the script subcommands. */
+/* cli.c - an engine binary's main: MEP on stdin/stdout (the readline
+ * console of console.c when on a terminal), or one of the script
+ * subcommands. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,86 +8,45 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "../core/util.h"
 #include "../search/perft.h"
 #include "mep.h"
 #include "options.h"
 
-const char *mep_command_name(int i);
+static char progname[64] = "medan"; /* medan-<game>, for messages */
 
 static void usage(const struct engine *e, FILE *f)
 {
     const char *n = e->game->name;
     fprintf(f,
             "usage: medan-%s                 speak MEP on stdin/stdout (see docs/protocol.md)\n"
+            "       medan-%s --help | --version\n"
             "       medan-%s perft <d> [--fen S] [key=value...]   count leaves of the move tree\n"
             "       medan-%s divide <d> [--fen S] [key=value...]  the same, per root move\n"
             "       medan-%s bench [depth]       fixed search of built-in positions: nodes, nps\n"
             "       medan-%s analyze [--fen S] [--moves m...] [--depth N|--movetime MS|--nodes N]\n"
             "                 [--option Name=value]... [key=value...]\n"
-            "                                  search one position, print info lines and bestmove\n",
-            n, n, n, n, n);
-}
-
-/* ---- readline completion of command names ---------------------------------- */
-static char *complete_gen(const char *text, int state)
-{
-    static int i;
-    static size_t len;
-    const char *name;
-    if (!state) {
-        i = 0;
-        len = strlen(text);
-    }
-    while ((name = mep_command_name(i++)))
-        if (strncmp(name, text, len) == 0)
-            return strdup(name);
-    return NULL;
-}
-
-static char **complete(const char *text, int start, int end)
-{
-    (void)end;
-    rl_attempted_completion_over = 1;
-    return start == 0 ? rl_completion_matches(text, complete_gen) : NULL;
+            "                                  search one position, print info lines and bestmove\n"
+            "man medan-%s for the details.\n",
+            n, n, n, n, n, n, n);
 }
 
 static int run_protocol(const struct engine *e)
 {
-    struct mep *m = mep_new(e, stdout);
-    int tty = isatty(STDIN_FILENO);
-    char *line = NULL;
+    struct mep *m;
+    char *line;
     size_t cap = MEP_MAX_LINE + 1, len = 0; /* room for a full line and its CR */
-    if (tty) {
-        rl_attempted_completion_function = complete;
-        using_history();
-        fprintf(stderr, "Medan %s engine, MEP 1. Type 'help' for the commands, 'quit' to leave.\n",
-                e->game->title);
-    }
-    if (!tty)
-        line = xmalloc(cap);
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+        return mep_console(e); /* readline, Ctrl-C, completion: console.c */
+    m = mep_new(e, stdout);
+    line = xmalloc(cap);
     for (;;) {
-        int quit;
-        if (tty) {
-            free(line);
-            line = readline("mep> ");
-            if (!line) {
-                mep_eof(m);
-                break;
-            }
-            if (*line)
-                add_history(line);
-            len = strlen(line);
-        } else if (!mep_read_line(stdin, line, cap, &len)) {
-            /* over-long lines are discarded while read: memory stays O(cap) */
+        /* over-long lines are discarded while read: memory stays O(cap) */
+        if (!mep_read_line(stdin, line, cap, &len)) {
             mep_eof(m);
             break;
         }
-        quit = mep_input(m, line, len);
-        if (quit)
+        if (mep_input(m, line, len))
             break;
     }
     free(line);
@@ -107,7 +67,7 @@ static int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("medan: ", stderr);
+    fprintf(stderr, "%s: ", progname);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -300,8 +260,15 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         }
     }
     g->result(c->st, hashes, nmoves, &r);
-    if (r.over) {
-        cli_error("the game is over (%s)", r.reason);
+    if (r.over) { /* nothing to search: the result, as MEP's `result` prints it */
+        printf("result %s", r.nseats == 2 ? game_outcome2(&r) : "ranks");
+        for (int i = 0; r.nseats != 2 && i < r.nseats; i++)
+            printf(" %d", r.rank[i]);
+        printf(" reason %s scores", r.reason ? r.reason : "unknown");
+        for (int i = 0; i < r.nseats; i++)
+            printf(" %g", r.score[i]);
+        printf("\n");
+        rc = 0;
         goto out;
     }
     if (!any)
@@ -343,6 +310,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
     if (game_check(e->game, err, sizeof err))
         die("%s", err);
     setvbuf(stdout, NULL, _IOLBF, 0);
+    snprintf(progname, sizeof progname, "medan-%s", e->game->name);
     if (argc < 2)
         return run_protocol(e);
     memset(&c, 0, sizeof c);
@@ -361,6 +329,11 @@ int mep_main(const struct engine *e, int argc, char **argv)
         usage(e, stdout);
         return 0;
     }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("%s (Medan) %s, MEP 1\n", progname, MEDAN_VERSION);
+        return 0;
+    }
+    fprintf(stderr, "%s: unknown subcommand '%s'\n", progname, argv[1]);
     usage(e, stderr);
     return 1;
 }

@@ -533,7 +533,7 @@ static int c_position(struct mep *m, int argc, char **argv)
 
     if (argc < 2)
         return fail(m, "syntax", "usage: position start|fen <S> [moves m...]");
-    if (strcmp(argv[1], "start") == 0) {
+    if (strcmp(argv[1], "start") == 0 || strcmp(argv[1], "startpos") == 0) { /* UCI's word too */
         m->g->start(st, m->cfg);
     } else if (strcmp(argv[1], "fen") == 0) {
         size_t len = 0;
@@ -632,9 +632,26 @@ static int c_legalmoves(struct mep *m, int argc, char **argv)
 static int c_fen(struct mep *m, int argc, char **argv)
 {
     char buf[POS_BUF];
-    (void)argv;
+    if (argc == 3 && strcmp(argv[1], "view") == 0) {
+        /* fen view <k>: seat k's view of the full state held (hidden-information
+         * games); the position itself does not change */
+        unsigned char v[GAME_MAX_STATE];
+        int64_t k;
+        int n = m->g->nseats(cur(m));
+        if (!m->g->view)
+            return fail(m, "not_supported", "%s has no hidden information", m->g->name);
+        if (parse_i64(argv[2], 1, n, &k))
+            return fail(m, "bad_value", "fen view takes a seat from 1 to %d", n);
+        if (m->g->is_view && m->g->is_view(cur(m)))
+            return fail(m, "not_supported", "the position is a view: only a full state has views");
+        if (m->g->view(cur(m), (int)k, v))
+            return fail(m, "bad_value", "no view of seat %lld", (long long)k);
+        m->g->format_pos(v, buf, sizeof buf);
+        send(m, "fen %s", buf);
+        return ok(m);
+    }
     if (argc != 1)
-        return fail(m, "syntax", "fen takes no argument");
+        return fail(m, "syntax", "usage: fen, or fen view <seat>");
     m->g->format_pos(cur(m), buf, sizeof buf);
     send(m, "fen %s", buf);
     return ok(m);
@@ -857,12 +874,12 @@ static const struct command commands[] = {
     {"isready", c_isready, 1, "-> readyok, at once, also during search"},
     {"setoption", c_setoption, 0, "setoption name <Name> [value <v>]"},
     {"newgame", c_newgame, 0, "newgame [key=value ...]: new game with these parameters"},
-    {"position", c_position, 0, "position start|fen <S> [moves m ...]: set the position (atomic)"},
+    {"position", c_position, 0, "position start|fen <S> [moves m ...]: set the position (atomic; startpos = start)"},
     {"play", c_play, 0, "play <move>: play one move on the current position"},
     {"undo", c_undo, 0, "undo [n]: take back n moves (default 1)"},
     {"legalmoves", c_legalmoves, 0, "-> moves m1 m2 ...: every legal move, canonical"},
-    {"fen", c_fen, 0, "-> fen <S>: the canonical position string"},
-    {"show", c_show, 0, "-> board lines: the position, drawn"},
+    {"fen", c_fen, 0, "fen [view <k>] -> fen <S>: the canonical position string (or seat k's view)"},
+    {"show", c_show, 1, "-> board lines: the position, drawn (also during a search)"},
     {"result", c_result, 0, "-> result none | result <outcome> reason <r> scores ..."},
     {"perft", c_perft, 0, "perft <d> -> perft <d> <count> time <ms> nps <n>"},
     {"divide", c_perft, 0, "divide <d> -> perft <d> move <m> <count> per move, then the total"},
@@ -870,18 +887,51 @@ static const struct command commands[] = {
     {"go", c_go, 0, "go [p<i>time p<i>inc movestogo movetime depth nodes infinite ponder multipv]"},
     {"stop", c_stop, 1, "stop the search -> bestmove"},
     {"ponderhit", c_ponderhit, 1, "the pondered move was played: search on with the clock"},
-    {"help", c_help, 0, "-> log lines: this list"},
+    {"help", c_help, 1, "help [command] -> log lines: the commands, or one command's help"},
     {"quit", c_quit, 1, "exit at once"},
 };
 
 static int c_help(struct mep *m, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc > 2)
+        return fail(m, "syntax", "usage: help [command]");
     for (size_t i = 0; i < ARRAY_LEN(commands); i++)
-        send(m, "log %-11s %s", commands[i].name, commands[i].help);
+        if (argc == 1 || strcmp(argv[1], commands[i].name) == 0) {
+            send(m, "log %-11s %s", commands[i].name, commands[i].help);
+            if (argc == 2)
+                return ok(m);
+        }
+    if (argc == 2)
+        return fail(m, "bad_value", "no command '%.40s' (try help)", argv[1]);
     return ok(m);
 }
+
+/* A command a user of another protocol may type: the MEP command meant. */
+static const char *did_you_mean(const char *w)
+{
+    static const char *const alias[][2] = {
+        {"d", "show"}, {"board", "show"}, {"showboard", "show"}, {"display", "show"},
+        {"uci", "mep"}, {"ucinewgame", "newgame"}, {"new", "newgame"}, {"moves", "legalmoves"},
+        {"exit", "quit"}, {"bye", "quit"}, {"undomove", "undo"},
+    };
+    const char *hit = NULL;
+    size_t n = strlen(w);
+    for (size_t i = 0; i < ARRAY_LEN(alias); i++)
+        if (strcmp(w, alias[i][0]) == 0)
+            return alias[i][1];
+    for (size_t i = 0; n >= 2 && i < ARRAY_LEN(commands); i++) /* a unique prefix */
+        if (strncmp(commands[i].name, w, n) == 0) {
+            if (hit)
+                return NULL;
+            hit = commands[i].name;
+        }
+    return hit;
+}
+
+int mep_busy(struct mep *m) { return atomic_load(&m->busy); }
+const void *mep_position(struct mep *m) { return cur(m); }
+const void *mep_config(struct mep *m) { return m->cfg; }
+const struct engine *mep_engine(struct mep *m) { return m->e; }
 
 const char *mep_command_name(int i)
 {
@@ -974,14 +1024,17 @@ int mep_input(struct mep *m, const char *line, size_t n)
         for (char *p = shown; *p; p++)
             if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
                 *p = '?';
-        fail(m, "unknown_command", "'%s' (try help)", shown);
+        if (did_you_mean(argv[0]))
+            fail(m, "unknown_command", "'%s' (did you mean %s?)", shown, did_you_mean(argv[0]));
+        else
+            fail(m, "unknown_command", "'%s' (try help)", shown);
         goto out;
     }
     /* perft and divide are for scripts: what follows them waits its turn */
     if (atomic_load(&m->busy) && !c->during_search && m->job != JOB_GO)
         join_worker(m);
     if (atomic_load(&m->busy) && !c->during_search) {
-        fail(m, "busy", "a search is running: only stop, ponderhit, ping, isready, quit");
+        fail(m, "busy", "a search is running: only stop, ponderhit, ping, isready, show, help, quit");
         goto out;
     }
     if (!atomic_load(&m->busy))

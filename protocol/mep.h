@@ -8,9 +8,10 @@
 
 #include <stdio.h>
 
+#include "../core/version.h"
 #include "engine.h"
 
-#define MEP_VERSION "0.1"
+#define MEP_VERSION MEDAN_VERSION /* `id version` */
 #define MEP_MAX_LINE 65536     /* a line holds at most MEP_MAX_LINE - 1 bytes */
 #define MEP_EOF_GRACE_MS 10000 /* after end of input a job runs at most this long */
 
@@ -40,5 +41,16 @@ void mep_wait(struct mep *m);
 /* End of input: stop an infinite or ponder search at once; let any other
  * job finish, but stop it MEP_EOF_GRACE_MS after the end of input. */
 void mep_eof(struct mep *m);
+
+/* For the interactive console (console.c): the command names (NULL past
+ * the end), whether a job runs, the current position and parameters, the
+ * engine.  Call them from the thread that calls mep_line. */
+const char *mep_command_name(int i);
+int mep_busy(struct mep *m);
+const void *mep_position(struct mep *m);
+const void *mep_config(struct mep *m);
+const struct engine *mep_engine(struct mep *m);
+/* The interactive console on a terminal (console.c); returns exit status. */
+int mep_console(const struct engine *e);
 
 #endif

@@ -69,7 +69,8 @@ int opt_set(const struct opt_spec *o, void *eng, const char *v, char *err, size_
         snprintf(opt_str(eng, o), OPT_STR_LEN, "%s", canon);
         return GAME_OK;
     case OPT_STRING:
-        if (!v)
+        /* `option` lines print an empty default as <empty>; a GUI echoes it */
+        if (!v || strcmp(v, "<empty>") == 0)
             v = "";
         if (strlen(v) >= OPT_STR_LEN)
             return set_err(err, en, GAME_EVALUE, "%s: value longer than %d characters",

@@ -346,6 +346,12 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
             m->owned[m->nowned++] = m->eng[e].name;
         }
+        if (!check_mode && !ref_tc_has_limit(&m->tc[e])) {
+            /* `go` without limits is `go infinite`: no bestmove would come */
+            fprintf(stderr, "medan-referee: warning: %s has no time control (tc=, st=, depth= "
+                            "or nodes=); using st=1 (one second a move)\n", m->eng[e].name);
+            m->tc[e].movetime_ms = 1000;
+        }
         for (int j = 0; j < e; j++)
             if (strcmp(m->eng[j].name, m->eng[e].name) == 0) {
                 size_t n = strlen(m->eng[e].name) + 16;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/version.h"
 #include "cli.h"
 #include "parallel.h"
 #include "report.h"
@@ -267,10 +268,19 @@ int main(int argc, char **argv)
     int rc;
 
     signal(SIGPIPE, SIG_IGN);
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+    if (argc < 2) {
+        fprintf(stderr, "usage: medan-referee --game G --engine KEYS... --engine KEYS... [options]\n"
+                        "       medan-referee check|merge ...   (medan-referee --help for all)\n");
+        return 1;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         ref_cli_help();
-        return argc < 2 ? 1 : 0;
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("medan-referee (Medan) %s\n", MEDAN_VERSION);
+        return 0;
     }
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);

@@ -667,7 +667,8 @@ static void *worker_main(void *arg)
 }
 
 /* Start each engine once before the match: a bad command, a refused
- * option or a missing handshake stops everything before any game. */
+ * option, a missing handshake or a `game` line naming another game stops
+ * everything before any game. */
 static int preflight(struct ref_match *m)
 {
     for (int e = 0; e < m->neng; e++) {
@@ -684,9 +685,15 @@ static int preflight(struct ref_match *m)
             free(c);
             return -1;
         }
-        if (*c->game && strcmp(c->game, m->g->name) != 0)
-            fprintf(stderr, "medan-referee: warning: %s says it plays %s, not %s\n",
-                    m->eng[e].name, c->game, m->g->name);
+        if (*c->game && strcmp(c->game, m->g->name) != 0) {
+            snprintf(m->stop_why, sizeof m->stop_why, "%s plays %s, not %s (its game line)",
+                     m->eng[e].name, c->game, m->g->name);
+            m->stop = 1;
+            fprintf(stderr, "medan-referee: %s: the match cannot start\n", m->stop_why);
+            ref_client_quit(c);
+            free(c);
+            return -1;
+        }
         ref_client_quit(c);
         free(c);
     }

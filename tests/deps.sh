@@ -17,6 +17,9 @@ command -v parallel >/dev/null 2>&1 || need="$need parallel"
 # The report test renders a page in headless Chromium and reads the PNG.
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# The console test drives the engines through tmux; man pages are checked with groff.
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
+command -v groff >/dev/null 2>&1 || need="$need groff-base"
 # The sanitizer runtimes come with gcc; check that -fsanitize links.
 printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
     -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"

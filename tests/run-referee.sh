@@ -318,7 +318,7 @@ pgrep -f "$tag" >/dev/null && bad "SIGINT: engines left running" || ok "SIGINT: 
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge|slurm-match) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate) continue ;; esac # not game engines
     params=""; games=2
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \

@@ -69,23 +69,39 @@ static int go_stop(void *ctx)
     return g->timed && (tm_hard_stop(&g->tm) || !tm_continue(&g->tm, 0.5));
 }
 
+/* One info line per root action, `multipv` of them (1 by default): the
+ * search's figures, then the action's visits, its expected result per seat
+ * (values, comma separated) and the action. */
 static void put_report(const struct search_req *req, const struct bat_report *rep)
 {
-    char line[512], mv[64];
-    size_t len = 0;
     int64_t ms = rep->us / 1000;
-    buf_printf(line, sizeof line, &len, "iterations %llu nodes %llu time %lld nps %llu",
-               (unsigned long long)rep->iterations, (unsigned long long)rep->iterations,
-               (long long)ms,
-               (unsigned long long)(rep->us > 0 ? rep->iterations * 1000000 / (uint64_t)rep->us : 0));
-    if (rep->best != GAME_MOVE_NONE && rep->best_visits) {
-        buf_printf(line, sizeof line, &len, " visits %u values", rep->best_visits);
-        for (int s = 0; s < rep->nseats; s++)
-            buf_printf(line, sizeof line, &len, " %.3f", rep->values[s]);
-        bat_format_move(rep->best, mv, sizeof mv);
-        buf_printf(line, sizeof line, &len, " pv %s", mv);
+    int k = req->lim.multipv > 1 ? req->lim.multipv : 1;
+    if (k > rep->nlines)
+        k = rep->nlines;
+    if (k == 0 || rep->best == GAME_MOVE_NONE || !rep->best_visits) {
+        search_info(req, "iterations %llu nodes %llu time %lld nps %llu",
+                    (unsigned long long)rep->iterations, (unsigned long long)rep->nodes,
+                    (long long)ms,
+                    (unsigned long long)(rep->us > 0 ? rep->iterations * 1000000 / (uint64_t)rep->us : 0));
+        return;
     }
-    search_info(req, "%s", line);
+    for (int i = 0; i < k; i++) {
+        char line[512], mv[64];
+        size_t len = 0;
+        const struct bat_line *l = &rep->lines[i];
+        buf_printf(line, sizeof line, &len, "iterations %llu nodes %llu time %lld nps %llu",
+                   (unsigned long long)rep->iterations, (unsigned long long)rep->nodes,
+                   (long long)ms,
+                   (unsigned long long)(rep->us > 0 ? rep->iterations * 1000000 / (uint64_t)rep->us : 0));
+        if (req->lim.multipv > 1)
+            buf_printf(line, sizeof line, &len, " multipv %d", i + 1);
+        buf_printf(line, sizeof line, &len, " visits %u values", l->visits);
+        for (int s = 0; s < rep->nseats; s++)
+            buf_printf(line, sizeof line, &len, "%s%.3f", s ? "," : " ", l->values[s]);
+        bat_format_move(l->move, mv, sizeof mv);
+        buf_printf(line, sizeof line, &len, " pv %s", mv);
+        search_info(req, "%s", line);
+    }
 }
 
 static void go_report(void *ctx, const struct bat_report *rep)
@@ -147,20 +163,22 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
     score = st->chips[me] - others;
     if (!st->is_view || st->viewer == me)
         score += 0.25 * bat_best_suit_points(st->hand[me]);
-    snprintf(buf, n, "%d chips %d others %.2f best_suit %d", (int)(score * 100),
+    snprintf(buf, n, "%d us.chips=%d others.chips=%.2f us.best_suit=%d", (int)(score * 100),
              st->chips[me], others, bat_best_suit_points(st->hand[me]));
     return 0;
 }
 
-/* Bench: ISMCTS iterations (one determinization + tree walk + playout
- * each) from 8 mid-game views (4 players, after 2..9 attacks) reached by
- * seeded heuristic play.  Fixed
- * forever: changing them changes the fingerprint. */
+/* Bench: a fixed ISMCTS search (`depth` thousand iterations, default 5;
+ * one determinization + tree walk + playout each) from 8 mid-game views (4
+ * players, after 2..9 attacks) reached by seeded heuristic play.  Returns
+ * the total tree size (nodes created), a fingerprint of the search: any
+ * change to determinizations, selection, expansion or playouts changes it.
+ * Fixed forever: changing the positions or seeds changes the fingerprint. */
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx)
 {
     struct bat_engine *e = eng;
     struct bat_search_params p;
-    uint64_t total = 0;
+    uint64_t total = 0, iters = 0;
     int64_t t0 = now_us();
     (void)info;
     (void)ctx;
@@ -181,9 +199,12 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
         bat_make_view(&st, st.act, &v);
         rng_seed(&r, 1);
         bat_search(e->tree, &v, &p, &r, &rep);
-        total += rep.iterations;
+        total += rep.nodes;
+        iters += rep.iterations;
     }
     *ms = (now_us() - t0) / 1000;
+    fprintf(stderr, "bench: %llu iterations, %llu tree nodes\n", (unsigned long long)iters,
+            (unsigned long long)total);
     return total;
 }
 

@@ -211,6 +211,24 @@ static void report(const struct bat_tree *t, const struct bat_state *root,
     for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling)
         if (!best || t->n[c].visits > best->visits)
             best = &t->n[c];
+    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
+        const struct node *nd = &t->n[c];
+        int k;
+        if (!nd->visits)
+            continue;
+        /* insertion by visits (ties keep the order of the best-move scan) */
+        for (k = rep->nlines; k > 0 && rep->lines[k - 1].visits < nd->visits; k--)
+            if (k < BAT_REPORT_LINES)
+                rep->lines[k] = rep->lines[k - 1];
+        if (k >= BAT_REPORT_LINES)
+            continue;
+        rep->lines[k].move = nd->move;
+        rep->lines[k].visits = nd->visits;
+        for (int s = 0; s < root->nseats; s++)
+            rep->lines[k].values[s] = nd->reward[s] / nd->visits;
+        if (rep->nlines < BAT_REPORT_LINES)
+            rep->nlines++;
+    }
     if (best && best->visits) {
         rep->best = best->move;
         rep->best_visits = best->visits;

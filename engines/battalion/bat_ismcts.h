@@ -17,6 +17,15 @@
 #include "../../core/util.h"
 #include "bat_rules.h"
 
+#define BAT_REPORT_LINES 16
+
+/* One root action with its statistics (for multipv). */
+struct bat_line {
+    gmove move;
+    uint32_t visits;
+    double values[BAT_MAX_SEATS];
+};
+
 struct bat_report {
     uint64_t iterations;
     size_t nodes;
@@ -25,6 +34,8 @@ struct bat_report {
     double values[BAT_MAX_SEATS]; /* expected reward per seat (0..1) */
     gmove best;
     uint32_t best_visits;
+    int nlines;                           /* root actions by visits, most first */
+    struct bat_line lines[BAT_REPORT_LINES];
 };
 
 struct bat_search_params {

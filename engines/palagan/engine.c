@@ -72,40 +72,49 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
     pal_liberties(g, s, libs);
     int cap = s->captures[me] - s->captures[me ^ 1];
     int lib = libs[me] - libs[me ^ 1];
-    snprintf(buf, n, "%d captures %d %d liberties %d %d reserve %d %d", 100 * cap + 2 * lib,
+    snprintf(buf, n, "%d us.captures=%d them.captures=%d us.liberties=%d them.liberties=%d "
+             "us.reserve=%d them.reserve=%d", 100 * cap + 2 * lib,
              s->captures[me], s->captures[me ^ 1], libs[me], libs[me ^ 1], s->reserve[me],
              s->reserve[me ^ 1]);
     return 0;
 }
 
-/* bench: playouts with the full policy from the N = 5 start; `depth` is the
- * number of thousands (default 20).  Returns playouts; nps = playouts/s. */
+/* bench: a fixed MCTS search (`depth` thousand simulations each, default
+ * 2) from 6 positions: the N = 5 and N = 7 starts and 4 positions reached by
+ * seeded random turns, the tree seeded the same way every time.  Returns the
+ * total tree size (nodes created), a fingerprint of the search: any change
+ * to the simulations, priors, expansion or playouts changes it.  Fixed
+ * forever: changing the positions or seeds changes the fingerprint. */
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn infofn, void *ctx)
 {
     struct pal_engine *e = eng;
-    (void)infofn;
-    (void)ctx;
-    const struct pal_geom *g = pal_geom(5);
-    struct rng r;
-    rng_seed(&r, 12345);
-    uint64_t n = (uint64_t)(depth > 0 ? depth : 20) * 1000, plies = 0;
+    static const struct { int n, turns; } pos[] = {{5, 0}, {7, 0}, {5, 6}, {5, 12}, {6, 8}, {7, 10}};
+    uint64_t sims = (uint64_t)(depth > 0 ? depth : 2) * 1000, total = 0, totsims = 0;
     int64_t t0 = now_us();
-    int wins[3] = {0, 0, 0};
-    uint64_t mans = 0;
-    for (uint64_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < ARRAY_LEN(pos); i++) {
         struct pal_state s;
-        pal_start(&s, 5);
-        e->mc.trace.n = 0;
-        int o = pal_playout(g, &s, &r, &e->mc.pol, &e->mc.trace);
-        wins[(o > 0) - (o < 0) + 1]++;
-        plies += (uint64_t)s.captures[0] + s.captures[1];
-        mans += (uint64_t)e->mc.trace.n;
+        struct rng r;
+        char line[160];
+        rng_seed(&r, 4242 + i);
+        pal_start(&s, pos[i].n);
+        for (int k = 0; k < pos[i].turns && !pal_over(&s); k++)
+            pal_play_turn(pal_geom(s.n), &s, pal_random_turn(&s, &r));
+        if (pal_over(&s))
+            continue;
+        mc_seed(&e->mc, 1);
+        mc_search_sims(&e->mc, &s, sims);
+        total += e->mc.nnodes - 1;
+        totsims += e->mc.sims;
+        if (infofn) {
+            snprintf(line, sizeof line, "string bench position %zu size %d turns %d nodes %u",
+                     i + 1, pos[i].n, pos[i].turns, e->mc.nnodes - 1);
+            infofn(ctx, line);
+        }
     }
     *ms = (now_us() - t0) / 1000;
-    fprintf(stderr, "bench: %llu playouts from the N=5 start: black %d white %d draw %d, "
-            "%.1f captures and %.1f maneuvers per game\n", (unsigned long long)n, wins[2],
-            wins[0], wins[1], (double)plies / (double)n, (double)mans / (double)n);
-    return n;
+    fprintf(stderr, "bench: %llu simulations, %llu tree nodes\n", (unsigned long long)totsims,
+            (unsigned long long)total);
+    return total;
 }
 
 static const struct opt_spec options[] = {

@@ -402,8 +402,9 @@ static gmove extract(const struct mcts *t, const struct pal_state *root)
     return PAL_TURN(m1, m2);
 }
 
-/* Principal variation as turn tokens. */
-static void format_pv(const struct mcts *t, const struct pal_state *root, char *buf,
+/* Principal variation as turn tokens; first < 0: the best root edge, else
+ * that root edge and the best continuation. */
+static void format_pv(const struct mcts *t, const struct pal_state *root, int first, char *buf,
                       size_t n)
 {
     const struct pal_geom *g = pal_geom(root->n);
@@ -414,7 +415,7 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, char *
     int nt = 0, turns = 0;
     buf[0] = 0;
     while (cur && t->nodes[cur].expanded && turns < 12) {
-        int ei = best_edge(t, cur);
+        int ei = cur == 1 && first >= 0 ? first : best_edge(t, cur);
         if (ei < 0 || t->edges[ei].n == t->edges[ei].pn)
             break;
         const struct mc_edge *e = &t->edges[ei];
@@ -442,6 +443,14 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, char *
     }
 }
 
+static int win_cp(double q)
+{
+    double qc = q < 0.001 ? 0.001 : q > 0.999 ? 0.999 : q;
+    return (int)lround(400.0 * log10(qc / (1 - qc)));
+}
+
+/* The info line(s): with multipv k > 1, one line per root maneuver, the k
+ * most visited, each with its best continuation. */
 static void info(struct mcts *t, const struct search_req *req, const struct pal_state *root,
                  int64_t us)
 {
@@ -457,15 +466,41 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
     if (r->proven)
         q = side_val(black_val(t, r->proven - 64), root->stm);
     double vb = root->stm == 0 ? q : 1 - q;
-    double qc = q < 0.001 ? 0.001 : q > 0.999 ? 0.999 : q;
-    int cp = (int)lround(400.0 * log10(qc / (1 - qc)));
     char pv[512];
-    format_pv(t, root, pv, sizeof pv);
     int64_t ms = us / 1000;
     uint64_t nps = us > 0 ? t->sims * 1000000ULL / (uint64_t)us : 0;
-    search_info(req, "depth %d visits %u nodes %u nps %llu time %lld score cp %d values %.3f %.3f pv %s",
-                t->maxdepth, r->n, t->nnodes - 1, (unsigned long long)nps, (long long)ms, cp,
-                vb, 1 - vb, pv);
+    int k = req->lim.multipv;
+    if (k <= 1) {
+        format_pv(t, root, -1, pv, sizeof pv);
+        search_info(req, "depth %d visits %u nodes %u nps %llu time %lld score cp %d values %.3f,%.3f pv %s",
+                    t->maxdepth, r->n, t->nnodes - 1, (unsigned long long)nps, (long long)ms,
+                    win_cp(q), vb, 1 - vb, pv);
+        return;
+    }
+    /* the k most visited root edges (visits beyond the prior), most first */
+    uint8_t used[4096] = {0};
+    for (int j = 0; j < k; j++) {
+        int be = -1;
+        uint32_t bn = 0;
+        for (uint32_t i = r->edges; i < r->edges + r->nedges && i - r->edges < sizeof used; i++) {
+            const struct mc_edge *e = &t->edges[i];
+            if (!used[i - r->edges] && e->n > e->pn && (be < 0 || e->n - e->pn > bn)) {
+                be = (int)i;
+                bn = e->n - e->pn;
+            }
+        }
+        if (be < 0)
+            break;
+        used[be - (int)r->edges] = 1;
+        const struct mc_edge *e = &t->edges[be];
+        double qe = e->n ? e->w / e->n : 0.5;
+        double vbe = root->stm == 0 ? qe : 1 - qe;
+        format_pv(t, root, be, pv, sizeof pv);
+        search_info(req,
+                    "depth %d visits %u nodes %u nps %llu time %lld multipv %d score cp %d values %.3f,%.3f pv %s",
+                    t->maxdepth, bn, t->nnodes - 1, (unsigned long long)nps, (long long)ms, j + 1,
+                    win_cp(qe), vbe, 1 - vbe, pv);
+    }
 }
 
 gmove mc_go(struct mcts *t, const struct search_req *req)

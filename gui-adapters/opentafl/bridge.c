@@ -414,6 +414,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: medan-otbridge [options] [--] [COMMAND [ARG...]]\n"
+            "       medan-otbridge --help | --version\n"
             "  speaks MEP (Fetlar) on stdin/stdout; COMMAND is an OpenTafl Engine\n"
             "  Protocol engine, e.g. -- java -cp ... com.manywords.softworks.tafl.OpenTafl --engine\n"
             "  (default: medan-opentafl beside this binary, with --medan-limits)\n"
@@ -423,7 +424,8 @@ static void usage(FILE *f)
             "  --grace MS          past the budget: give the child up (default %d)\n"
             "  --movetime MS       think time for go depth/nodes (default %d)\n"
             "  --hello-timeout MS  wait for the child's hello (default 30000)\n"
-            "  --medan-limits      also send `medan-limits <MEP limits>` (medan-opentafl)\n",
+            "  --medan-limits      also send `medan-limits <MEP limits>` (medan-opentafl)\n"
+            "  man medan-otbridge for the details.\n",
             OT_DEFAULT_PAD_MS, OT_DEFAULT_SETTLE_MS, OT_DEFAULT_GRACE_MS,
             OT_DEFAULT_MOVETIME_MS);
 }
@@ -445,6 +447,10 @@ static int parse_args(int argc, char **argv)
     int i = 1, nargs = 0;
     ot_budget_defaults(&B.cfg);
     B.hello_ms = 30000;
+    if (argc == 2 && strcmp(argv[1], "help") == 0) { /* as the engines take it */
+        usage(stdout);
+        exit(0);
+    }
     for (; i < argc; i++) {
         const char *a = argv[i];
         int r = 0;
@@ -470,6 +476,9 @@ static int parse_args(int argc, char **argv)
             B.medan_limits = 1;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("medan-otbridge (Medan) %s\n", MEDAN_VERSION);
             exit(0);
         } else {
             fprintf(stderr, "medan-otbridge: unknown option %s\n", a);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../../core/util.h"
+#include "../../core/version.h"
 #include "mepclient.h"
 #include "otrules.h"
 
@@ -603,12 +604,34 @@ static void usage_error(const char *msg)
     out("error -1 Medan: %s", msg);
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: medan-opentafl [ENGINE] [--engine PATH] [--movetime MS]\n"
+            "                      [--option NAME=VALUE]... [--log FILE]\n"
+            "       medan-opentafl --help | --version\n"
+            "  speaks the OpenTafl Engine Protocol on stdin/stdout (run by OpenTafl)\n"
+            "  and plays through a MEP engine: ENGINE, default medan-fetlar beside\n"
+            "  this program.  --movetime: per move without a clock (default %d ms).\n"
+            "  man medan-opentafl for the details.\n",
+            DEFAULT_MOVETIME);
+}
+
 int main(int argc, char **argv)
 {
     char engine[PATH_MAX] = "";
     char *opts[64];
     int nopts = 0;
     A.movetime = DEFAULT_MOVETIME;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                      strcmp(argv[1], "help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("medan-opentafl (Medan) %s\n", MEDAN_VERSION);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!a[0])
@@ -625,6 +648,8 @@ int main(int argc, char **argv)
             snprintf(engine, sizeof engine, "%s", a);
         else {
             usage_error("unknown argument (see docs/gui-adapters/opentafl.md)");
+            fprintf(stderr, "medan-opentafl: unknown argument %s\n", a);
+            usage(stderr);
             return 2;
         }
     }
@@ -651,8 +676,13 @@ int main(int argc, char **argv)
             ;
         A.engine_ok = r == 1;
     }
-    if (!A.engine_ok)
+    if (!A.engine_ok) { /* nothing can be played: say so and leave */
         out("error -1 Medan: cannot start the engine %s", engine);
+        fprintf(stderr, "medan-opentafl: cannot start the engine %s\n", engine);
+        if (A.eng.pid > 0)
+            mepc_stop(&A.eng);
+        return 1;
+    }
     for (int i = 0; A.engine_ok && i < nopts; i++) {
         char cmd[512];
         char *eq = strchr(opts[i], '=');

@@ -1,4 +1,4 @@
-/* duplicate.c - battalion-duplicate: strength of Battalion players over
+/* duplicate.c - medan-battalion-duplicate: strength of Battalion players over
  * duplicate deals, in-process (a benchmark, not part of `make test`).
  *
  * Each deal (seed, game number) is played N times with one `strong` player
@@ -7,7 +7,7 @@
  * mean win share (a shared win counts 1/k) over the rotations; the report
  * gives means with 95% confidence intervals over deals.
  *
- *   battalion-duplicate [--deals 300] [--first 0] [--players 4]
+ *   medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]
  *       [--strong search|heuristic|random] [--weak heuristic|random]
  *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]
  */
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../../core/util.h"
+#include "../../../core/version.h"
 #include "../bat_ismcts.h"
 #include "../bat_policy.h"
 #include "../bat_rules.h"
@@ -141,12 +142,25 @@ int main(int argc, char **argv)
     int64_t t0 = now_us();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
+            printf("usage: medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]\n"
+                   "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
+                   "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]\n"
+                   "       medan-battalion-duplicate --help | --version\n"
+                   "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
+                   "  man medan-battalion-duplicate for the details.\n");
+            return 0;
+        }
+        if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("medan-battalion-duplicate (Medan) %s\n", MEDAN_VERSION);
+            return 0;
+        }
         if (strcmp(a, "-v") == 0) {
             o.verbose = 1;
             continue;
         }
         if (!v)
-            die("option %s needs a value", a);
+            die("option %s needs a value (--help for usage)", a);
         i++;
         if (strcmp(a, "--deals") == 0) o.deals = atoi(v);
         else if (strcmp(a, "--first") == 0) o.first = atoi(v);
@@ -157,7 +171,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--seed") == 0) o.seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
-        else die("unknown option %s", a);
+        else die("unknown option %s (--help for usage)", a);
     }
     if (o.players < BAT_MIN_SEATS || o.players > BAT_MAX_SEATS || o.deals < 2)
         die("need 3..6 players and at least 2 deals");

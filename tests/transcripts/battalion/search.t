@@ -10,7 +10,7 @@ ok
 > setoption name Seed value 5
 ok
 > go nodes 300
-info iterations 300 nodes 300 time * nps * visits * values * * * pv attack:*
+info iterations 300 nodes * time * nps * visits * values *,*,* pv attack:*
 bestmove attack:*
 > setoption name Strategy value heuristic
 ok
@@ -23,5 +23,16 @@ bestmove attack:*
 > setoption name Strategy value search
 ok
 > go movetime 100
-info iterations * nodes * time * nps * visits * values * * * pv attack:*
+info iterations * nodes * time * nps * visits * values *,*,* pv attack:*
+bestmove attack:*
+# go multipv N: the N most visited actions, one info line each
+> setoption name Seed value 5
+ok
+> go nodes 300 multipv 2
+info iterations 300 nodes * time * nps * multipv 1 visits * values *,*,* pv attack:*
+info iterations 300 nodes * time * nps * multipv 2 visits * values *,*,* pv *
+bestmove attack:*
+# go depth N is 1000·N iterations (it used to search until stop)
+> go depth 1
+info iterations 1000 nodes * time * nps * visits * values *,*,* pv attack:*
 bestmove attack:*

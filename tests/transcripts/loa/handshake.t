@@ -44,3 +44,18 @@ error unknown_command 'frobnicate' (try help)
 error bad_value loa has no parameter 'size'
 > newgame
 ok
+# a GUI echoes every default back: an empty string default is <empty>
+> setoption name Weights value tempo=0
+ok
+> eval
+eval 0 us.pieces=12 * tempo=0
+ok
+> setoption name Weights value <empty>
+ok
+> eval
+eval 15 us.pieces=12 * tempo=15
+ok
+> setoption name Hash value 64
+ok
+> setoption name Strategy value search
+ok

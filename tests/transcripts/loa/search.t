@@ -53,7 +53,7 @@ bestmove e3xg1*
 > ping 1
 pong 1
 > legalmoves
-error busy a search is running: only stop, ponderhit, ping, isready, quit
+error busy a search is running: only stop, ponderhit, ping, isready, show, help, quit
 > stop
 bestmove e3xg1*
 > stop

@@ -38,5 +38,5 @@ board reserve black 20 white 20
 board captured by black 0 by white 0
 ok
 > eval
-eval 0 captures 0 0 liberties 0 0 reserve 20 20
+eval 0 us.captures=0 them.captures=0 us.liberties=0 them.liberties=0 us.reserve=20 them.reserve=20
 ok

@@ -1,0 +1,170 @@
+#!/bin/sh
+# What a user of the programs meets outside MEP (a stage of make test):
+# --help/--version/usage errors of every program, subcommand errors that
+# name the program, analyze of a finished game, the Bench: fingerprints of
+# the MCTS engines, the referee's refusals (another game, no time control),
+# `make install` into a DESTDIR with every manual page rendered, and the
+# interactive console driven through tmux (Ctrl-C, completion, show during
+# a search, the prompt after bestmove).
+#   usage: MAKE=make SAN=0 sh tests/run-cli.sh BUILD BIN
+set -u
+BUILD=${1:-build}
+BIN=${2:-bin}
+T=$(mktemp -d "${TMPDIR:-/tmp}/cli-test.XXXXXX")
+TMUX_SOCK=medan-cli-$$
+trap 'tmux -L $TMUX_SOCK kill-server 2>/dev/null; rm -rf "$T"' EXIT
+. "$(dirname "$0")/check-lib.sh"
+VERSION=$(sed -n 's/^#define MEDAN_VERSION "\(.*\)"/\1/p' core/version.h)
+
+# --- --help, --version, usage errors ---------------------------------------------------
+for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
+         medan-otbridge medan-battalion-duplicate; do
+    [ -x "$BIN/$p" ] || { bad "$p not built"; continue; }
+    for a in --help -h help; do
+        "$BIN/$p" $a </dev/null >"$T/o" 2>"$T/e"; rc=$?
+        check "$rc/$(grep -c '^usage:' "$T/o")/$(wc -c <"$T/e" | tr -d ' ')" "0/1/0" \
+            "$p $a: usage on stdout, exit 0"
+    done
+    "$BIN/$p" --version </dev/null >"$T/o" 2>"$T/e"; rc=$?
+    check "$rc/$(cat "$T/o")" "0/$p (Medan) $VERSION$(case $p in medan-loa|medan-fetlar|medan-palagan|medan-battalion) echo ', MEP 1';; esac)" \
+        "$p --version"
+    "$BIN/$p" --no-such-flag </dev/null >"$T/o" 2>"$T/e"; rc=$?
+    [ $rc != 0 ] && grep -q -- "^usage: \|--help" "$T/e" && ok "$p: a bad argument exits $rc with usage on stderr" ||
+        bad "$p --no-such-flag: exit $rc, stderr: $(head -2 "$T/e")"
+done
+"$BIN/medan-referee" </dev/null >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^usage: ' "$T/e")" "1/0/1" "medan-referee without arguments: usage on stderr, exit 1"
+"$BIN/medan-opentafl" "$T/no-such-engine" </dev/null >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'cannot start the engine' "$T/o")" "1/1" "medan-opentafl: an engine that cannot start is an error (exit 1)"
+
+# --- subcommands --------------------------------------------------------------------------
+"$BIN/medan-loa" perft x >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^medan-loa: usage: perft' "$T/e")" "1/1" "subcommand errors name the program"
+"$BIN/medan-palagan" analyze --fen "nonsense" >"$T/o" 2>"$T/e"
+check "$(count '^medan-palagan: bad position' "$T/e")" "1" "medan-palagan analyze: error names the program"
+"$BIN/medan-loa" analyze --fen "ww6/8/8/8/8/4b3/7b/6w1 b" --moves e3xg1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(cat "$T/o")" "0/result p1win reason connected scores 1 0" "analyze of a finished game prints its result"
+"$BIN/medan-battalion" analyze players=3 --depth 1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^bestmove ' "$T/o")" "0/1" "medan-battalion analyze --depth ends (1000 iterations)"
+
+# --- Bench: a fingerprint of a fixed search ------------------------------------------------
+for g in palagan battalion; do
+    a=$("$BIN/medan-$g" bench 2>/dev/null | sed -n 's/^Bench: //p')
+    b=$("$BIN/medan-$g" bench 2>/dev/null | sed -n 's/^Bench: //p')
+    c=$("$BIN/medan-$g" bench 1 2>"$T/e" | sed -n 's/^Bench: //p')
+    sims=$(grep -o '[0-9]* \(simulations\|iterations\)' "$T/e" | cut -d' ' -f1)
+    if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ] && [ "$c" != "$sims" ]; then
+        ok "$g: Bench: $a is deterministic and is the tree size, not the playout count ($sims)"
+    else bad "$g: Bench: '$a' '$b' (bench 1: '$c', $sims simulations)"; fi
+done
+
+# --- the referee's refusals ------------------------------------------------------------------
+"$BIN/medan-referee" --game palagan --engine cmd="$BIN/medan-loa" --engine cmd="$BIN/medan-loa" \
+    --each st=0.01 --games 2 --logdir none >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'plays loa, not palagan' "$T/e")/$(count 'Finished game' "$T/o")" "2/1/0" \
+    "referee: an engine whose game line names another game: no game starts"
+"$BIN/medan-referee" --game loa --engine name=a cmd="$BIN/medan-loa" option.Strategy=random \
+    --engine name=b cmd="$BIN/medan-loa" option.Strategy=random --games 2 --logdir none \
+    --nolimit-timeout 3000 --results "$T/notc.jsonl" >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'has no time control' "$T/e")/$(count '"forfeit":null' "$T/notc.jsonl")" "0/2/2" \
+    "referee: engines without a time control are warned about and play at st=1"
+
+# --- make install into a DESTDIR ---------------------------------------------------------------
+D=$T/destdir
+${MAKE:-make} -s install SAN=${SAN:-0} DESTDIR="$D" PREFIX=/usr >"$T/inst.out" 2>&1 ||
+    { bad "make install failed"; cat "$T/inst.out" >&2; }
+missing=""
+for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
+         medan-otbridge medan-battalion-duplicate; do
+    [ -x "$D/usr/bin/$p" ] || missing="$missing bin/$p"
+    [ -f "$D/usr/share/man/man1/$p.1" ] || missing="$missing man1/$p.1"
+done
+for f in README.md protocol.md referee.md architecture.md games/loa.md games/fetlar.md \
+         games/palagan.md games/battalion.md gui-adapters/opentafl.md; do
+    [ -f "$D/usr/share/doc/medan/$f" ] || missing="$missing doc/$f"
+done
+check "$missing" "" "make install: programs, manual pages and docs in place"
+check "$("$D/usr/bin/medan-loa" --version)" "medan-loa (Medan) $VERSION, MEP 1" "the installed engine runs"
+for m in "$D"/usr/share/man/man1/*.1; do
+    name=${m##*/}
+    if grep -q '@[A-Z]*@' "$m"; then bad "$name: placeholders left"; continue; fi
+    if command -v groff >/dev/null 2>&1; then
+        groff -man -Tascii -ww "$m" >"$T/man.out" 2>"$T/man.err"
+        [ ! -s "$T/man.err" ] && [ "$(wc -l <"$T/man.out")" -gt 20 ] &&
+            ok "$name renders without warnings" || bad "$name: $(head -3 "$T/man.err")"
+    elif command -v mandoc >/dev/null 2>&1; then
+        mandoc -Tlint "$m" >"$T/man.err" 2>&1 && ok "$name: mandoc -Tlint clean" ||
+            bad "$name: $(head -3 "$T/man.err")"
+    else echo "skip $name: neither groff nor mandoc"; fi
+    if command -v man >/dev/null 2>&1; then
+        MANWIDTH=80 man -l "$m" >"$T/man.out" 2>"$T/man.err"
+        [ ! -s "$T/man.err" ] && grep -q "$VERSION" "$T/man.out" && ok "man -l $name" ||
+            bad "man -l $name: $(head -3 "$T/man.err")"
+    fi
+done
+
+# --- the interactive console, through tmux ----------------------------------------------------
+# screen TEXT [SECONDS]: wait until the pane shows TEXT (a grep pattern).
+screen() {
+    i=0
+    while [ $i -lt $((${2:-30} * 10)) ]; do
+        tmux -L $TMUX_SOCK capture-pane -p -S -200 >"$T/pane" 2>/dev/null
+        grep -q -- "$1" "$T/pane" && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+keys() { tmux -L $TMUX_SOCK send-keys "$@"; }
+last_line() { grep -v '^ *$' "$T/pane" | tail -1; }
+if command -v tmux >/dev/null 2>&1; then
+    tmux -L $TMUX_SOCK new-session -d -x 160 -y 50 \
+        "$BIN/medan-loa 2>$T/console.err; echo \"EXITED \$?\"; sleep 60"
+    screen 'mep>' && ok "console: the prompt" || bad "console: no prompt"
+    keys 'sho' Tab Enter
+    screen 'board 8 \. x x x x x x \. 8' && ok "console: Tab completes a command" ||
+        bad "console: 'sho' Tab did not run show"
+    keys 'setoption name Stra' Tab 'value rand' Tab Enter
+    screen 'setoption name Strategy value random' && ok "console: Tab completes option names and values" ||
+        bad "console: option completion ($(last_line))"
+    keys 'setoption name Strategy value search' Enter
+    keys 'play c1x' Tab Enter
+    screen 'play c1xa3' && ok "console: Tab completes a legal move" || bad "console: move completion ($(last_line))"
+    keys 'undo' Enter 'position start moves b1-b3 a' Tab Tab
+    screen 'a2-c2' && ok "console: Tab lists the legal moves after position ... moves" ||
+        bad "console: position moves completion ($(last_line))"
+    keys C-c
+    keys 'help go' Enter
+    screen 'log go          go ' && ok "console: help <command>" || bad "console: help go"
+    keys 'showboard' Enter
+    screen "did you mean show?" && ok "console: did you mean show" || bad "console: showboard"
+    keys 'go infinite' Enter
+    screen 'info depth 2' && ok "console: go infinite searches" || bad "console: no info lines"
+    keys 'fen' Enter
+    screen 'error busy' && ok "console: busy during a search" || bad "console: fen during a search"
+    keys 'show' Enter
+    screen 'board   a b c d e f g h' && ok "console: show during a search" || bad "console: show during a search"
+    keys C-c
+    if screen '^bestmove ' 30; then ok "console: Ctrl-C stops the search"; else bad "console: Ctrl-C did not stop the search"; fi
+    sleep 0.3; screen 'x' 1
+    check "$(last_line)" "mep>" "console: the prompt is drawn again after bestmove"
+    keys 'garbage words'
+    screen 'mep> garbage words' || bad "console: typed text not echoed"
+    keys C-c
+    sleep 0.5
+    keys 'isready' Enter
+    screen 'readyok' && ok "console: the engine lives on after Ctrl-C" || bad "console: no readyok after Ctrl-C"
+    check "$(count 'garbage' "$T/pane")/$(count 'unknown_command .garbage' "$T/pane")" "1/0" \
+        "console: Ctrl-C at the prompt clears the line"
+    keys 'quit' Enter
+    screen 'EXITED 0' 30 && ok "console: quit exits 0" || bad "console: quit ($(last_line))"
+    tr -d '\007' <"$T/console.err" >"$T/console.err2" # readline's bell
+    check "$(wc -l <"$T/console.err2" | tr -d ' ')/$(count '^Medan .* engine, MEP 1' "$T/console.err2")" "1/1" \
+        "console: nothing on stderr but the greeting"
+    [ $fail = 0 ] || { echo "--- console stderr:"; cat -A "$T/console.err"; echo "--- pane:"; cat "$T/pane"; } >&2
+    tmux -L $TMUX_SOCK kill-server 2>/dev/null
+else
+    echo "skip console tests: no tmux (tests/deps.sh installs it as root)"
+fi
+
+[ $fail = 0 ] && echo "cli tests: all $n passed" || echo "cli tests: FAILED" >&2
+exit $fail
