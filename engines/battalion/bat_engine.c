@@ -226,6 +226,7 @@ const struct engine battalion_engine = {
     .name = "Medan Battalion",
     .author = "the Medan developers",
     .size = sizeof(struct bat_engine),
+    .multipv = true, /* the N most visited root moves */
     .options = options,
     .init = init,
     .destroy = destroy,

@@ -133,6 +133,7 @@ const struct engine palagan_engine = {
     .name = "Medan Palagan",
     .author = "the Medan developers",
     .size = sizeof(struct pal_engine),
+    .multipv = true, /* the N most visited root moves */
     .options = options,
     .init = init,
     .destroy = destroy,

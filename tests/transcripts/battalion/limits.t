@@ -6,11 +6,11 @@ ok
 > setoption name Seed value 3
 ok
 > go depth 2
-info iterations 2000 nodes 2000 time * nps * visits * values * * * * pv *
+info iterations 2000 nodes * time * nps * visits * values * pv *
 bestmove *
 # depth and nodes together: the smaller budget ends the search
 > go depth 3 nodes 500
-info iterations 500 nodes 500 time * nps * visits * values * * * * pv *
+info iterations 500 nodes * time * nps * visits * values * pv *
 bestmove *
 # a clock for a seat this game does not have; clocks without the mover's
 > newgame players=3 seat=1
@@ -25,8 +25,11 @@ error syntax *
 error bad_value *
 # with another limit the other seats' clocks are only information
 > go p2time 1000 nodes 300
-info iterations 300 nodes 300 time * nps * visits * values * * * pv *
+info iterations 300 nodes * time * nps * visits * values * pv *
 bestmove *
-# one line only: multipv k > 1 is refused, not ignored
+# multipv k > 1: the k most visited root actions, one line each (here
+# the seat may draw from the deck or the pile: two lines for k = 3)
 > go multipv 3 nodes 100
-error not_supported go: multipv: this engine reports one line
+info iterations 100 nodes * time * nps * multipv 1 visits * values * pv *
+info iterations 100 nodes * time * nps * multipv 2 visits * values * pv *
+bestmove *

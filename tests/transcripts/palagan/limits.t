@@ -18,8 +18,8 @@ bestmove *
 >& go ponder depth 2
 > ponderhit
 bestmove *
-# one line only: multipv k > 1 is refused, not ignored
+# multipv k > 1: the k most visited root moves (docs/games/palagan.md)
 > go multipv 2 nodes 100
-error not_supported go: multipv: this engine reports one line
+bestmove *
 > go multipv 1 nodes 100
 bestmove *
