@@ -367,6 +367,7 @@ void ref_cli_help(void)
 "                [--each KEYS...] [options]\n"
 "  medan-referee merge [--sprt ...] a.jsonl b.jsonl ...\n"
 "  medan-referee check --game G [key=value...] --engine cmd=... [st=0.1]\n"
+"                      [--latency strict|report]\n"
 "\n"
 "engine keys (--engine, or --each for every engine; an engine's own keys win):\n"
 "  name=N  cmd=PATH  arg=A (repeatable, one argument each)  dir=D\n"

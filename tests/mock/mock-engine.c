@@ -16,6 +16,8 @@
  *   stall         never answers `newgame` (the game cannot start)
  *   error         answers `go` with `error`
  *   slowstart     sleeps 2 s before answering `mep`
+ *   slow          answers one `go` (the first after N) 400 ms after its
+ *                 movetime, then plays normally
  */
 #include <poll.h>
 #include <stdarg.h>
@@ -222,6 +224,10 @@ int main(int argc, char **argv)
                 out("error bad_value mock refuses to think");
             } else if (bad_now("flood")) {
                 wait_stop(-1, 1);
+                bestmove();
+            } else if (bad_now("slow") && gos == after) {
+                char *t = strstr(line, "movetime ");
+                wait_stop((t ? atoi(t + 9) : 0) + 400, 0);
                 bestmove();
             } else if (bad_now("late")) {
                 char key[16], *t;
