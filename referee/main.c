@@ -79,6 +79,28 @@ static int merge_main(int argc, char **argv)
     return 0;
 }
 
+/* The value after the last `opt` on the command line, or NULL. */
+static const char *arg_of(int argc, char **argv, const char *opt)
+{
+    const char *v = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], opt) == 0)
+            v = argv[i + 1];
+    return v;
+}
+
+/* Where the match's outputs went (docs/referee.md, "Output"). */
+static void where_written(const struct ref_match *m, int argc, char **argv)
+{
+    const char *res = arg_of(argc, argv, "--results"),
+               *rec = arg_of(argc, argv, "--records");
+    printf("Written: %s%s%s%s%s%s%s\n",
+           res ? "results (one JSON line per game) " : "no results file (--results)",
+           res ? res : "", rec ? ", records (PGN) " : "", rec ? rec : "",
+           m->logdir ? ", engine stderr logs in " : "", m->logdir ? m->logdir : "",
+           m->logdir ? "/" : "");
+}
+
 int main(int argc, char **argv)
 {
     struct ref_match m;
@@ -129,13 +151,14 @@ int main(int argc, char **argv)
     if (m.own_moves) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        printf("Referee per move: %.1f us wall besides waiting for engines, "
-               "%.1f us CPU (%lld moves)\n",
+        printf("Referee's own work per move (rules, clocks, records; not the engines): "
+               "%.0f us wall, %.0f us CPU (%lld moves)\n",
                (double)m.own_us / (double)m.own_moves,
                (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 / (double)m.own_moves +
                    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / (double)m.own_moves,
                (long long)m.own_moves);
     }
+    where_written(&m, argc, argv);
     if (m.stop)
         printf("Match stopped early: %s\n", m.stop_why);
     if (m.results)

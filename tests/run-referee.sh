@@ -98,7 +98,7 @@ cat "$T/s1.jsonl" "$T/s2.jsonl" >"$T/s12.jsonl"; strip "$T/s12.jsonl" >"$T/s12.s
 cmp -s "$T/c1.s" "$T/s12.s" && ok "shards 1/2 + 2/2 = the whole schedule" ||
     bad "shards differ from the whole schedule"
 $REF merge "$T/s1.jsonl" "$T/s2.jsonl" >"$T/merge.out" 2>&1
-grep -q 'Results of loa: 8 games' "$T/merge.out" && ok "merge: one table of 8 games" ||
+grep -q 'Results (game loa): 8 games' "$T/merge.out" && ok "merge: one table of 8 games" ||
     bad "merge: no 8-game table"
 $REF merge "$T/s1.jsonl" "$T/s1.jsonl" >"$T/merge2.out" 2>&1
 grep -q 'duplicate' "$T/merge2.out" && ok "merge: duplicates ignored" || bad "merge: duplicates"
