@@ -10,7 +10,9 @@
 #                without waiting for an answer (it comes after stop/ponderhit)
 #   …  or ...    alone on a line: any number of output lines (none too)
 #   …            inside a line: any text
-#   other lines  the engine's output, literally, info lines included
+#   other lines  the engine's output, literally; `info` lines are compared
+#                only in a block that shows at least one (else skipped, as
+#                a GUI that shows no analysis would)
 # Each block becomes a tests/tools/transcript.c file whose line numbers are
 # the doc's, so a failure names the doc's file and line.
 set -u
@@ -34,9 +36,10 @@ for f in $files; do
         return r
     }
     /^```/ {
-        if (!inb) { inb = 1; start = NR; sess = 0; next }
+        if (!inb) { inb = 1; start = NR; sess = 0; info = 0; next }
         inb = 0
-        if (sess) { close(file); sess = 0 }
+        # info lines are compared when the block shows one, else skipped
+        if (sess) { if (info) print "%info" > file; close(file); sess = 0 }
         next
     }
     inb && NR == start + 1 && /^\$ bin\/medan-[a-z]+$/ {
@@ -44,7 +47,7 @@ for f in $files; do
         file = out "-" NR ".t"
         # the doc line numbers, kept: blank lines above the block
         for (i = 1; i < start; i++) print "" > file
-        print "%info" > file
+        print "" > file
         eng = substr($0, 7)
         print "%engine " eng > file
         next
@@ -62,6 +65,7 @@ for f in $files; do
         } else if (line == "") {
             print "" > file
         } else {
+            if (line ~ /^info( |$)/) info = 1
             line = esc(line)
             gsub(/…/, "*", line)
             print line > file
@@ -75,5 +79,6 @@ set -- $(find "$T" -name '*.t' | sort)
 # them as DOC:LINE.
 "$BUILD/tools/transcript" "$BIN" "$@" >"$T/out" 2>&1
 rc=$?
-sed "s|$T/||g; s|\.md-[0-9]*\.t|.md|g; s|^transcripts: |docs transcripts: |" "$T/out"
+sed "s|$T/||g; s|\.md-[0-9]*\.t:|.md:|g; s|\.md-\([0-9]*\)\.t|.md (the session of line \1)|g;
+    s|^transcripts: |docs transcripts: |" "$T/out"
 exit $rc

@@ -65,7 +65,7 @@ static int matches(const struct lines *e, const struct lines *o)
  * `...` skips to the first line its successor matches). */
 static int compare(const char *path, const struct lines *expect, const struct lines *output)
 {
-    int i = 0, j = 0;
+    int i = 0, j = 0, skipped = 0;
     if (matches(expect, output))
         return 0;
     while (i < expect->n || j < output->n) {
@@ -75,13 +75,15 @@ static int compare(const char *path, const struct lines *expect, const struct li
                 break;
             while (j < output->n && fnmatch(expect->v[i], output->v[j], 0) != 0)
                 j++;
+            skipped = 1;
             continue;
         }
         if (j >= output->n) {
-            fprintf(stderr, "%s:%d: expected '%s', got nothing more\n", path, expect->src[i],
-                    expect->v[i]);
+            fprintf(stderr, "%s:%d: expected '%s', got nothing more%s\n", path, expect->src[i],
+                    expect->v[i], skipped ? " (after the `...` lines)" : "");
             return 1;
         }
+        skipped = 0;
         if (i >= expect->n) {
             fprintf(stderr, "%s: unexpected output '%s' (after the command on line %d)\n", path,
                     output->v[j], output->src[j]);
