@@ -28,6 +28,13 @@ stage() {
 "
 }
 
+# The builds run in parallel (one job per core) unless make was given -j.
+jobs=""
+case " ${MAKEFLAGS:-} " in
+*j*) ;;
+*) jobs=-j$(nproc 2>/dev/null || echo 2) ;;
+esac
+
 t_start=$(now)
 if [ "$which" = all ]; then
     stage architecture sh tests/check-architecture.sh
@@ -36,13 +43,13 @@ for san in 0 1; do
     [ "$which" = san ] && [ $san = 0 ] && continue
     pfx=plain
     [ $san = 1 ] && pfx=san
-    stage "$pfx:build" $MAKE --no-print-directory SAN=$san build-all
+    stage "$pfx:build" $MAKE --no-print-directory $jobs SAN=$san build-all
     for t in "$@"; do
         stage "$pfx:$t" $MAKE --no-print-directory SAN=$san "$t"
     done
 done
 if [ "$which" = all ]; then
-    stage clang $MAKE --no-print-directory clang-build
+    stage clang $MAKE --no-print-directory $jobs clang-build
 fi
 
 echo
