@@ -1,12 +1,19 @@
 # Medan - build, test, bench.  See README.md and docs/architecture.md.
 #
 #   make              build bin/medan-*
-#   make test         install missing build deps (as root), run every test,
-#                     then run them again under ASan/UBSan
-#   make test SAN=1   only the sanitizer run
+#   make test         every test stage: the architecture map, the plain
+#                     build's tests, the same under ASan/UBSan, the clang
+#                     build; each stage runs even when another failed, and
+#                     the run ends with one line per stage and
+#                     `N passed, N failed` (N counts stages; tests/run-stages.sh)
+#   make test SAN=1   only the sanitizer stages
 #   make bench        perft and search benchmarks (slow, not part of test)
 #   make match        a short engine-vs-engine match (the README main job)
 #   make install PREFIX=/usr/local [DESTDIR=...]   programs, man pages, docs
+#   make deps         check the build's Debian packages again (tests/deps.sh)
+#
+# Every build first runs tests/deps.sh once (stamp build/.deps-ok): as root
+# it installs the missing Debian packages, otherwise it names them.
 #
 # Components are discovered: every engines/<game>/ folder with a main.c
 # becomes bin/medan-<game>; tests/unit/test_*.c become cmocka tests.
@@ -52,13 +59,15 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 PROGRAMS   := $(ENGINES)
 TEST_DEPS  := $(TOOL_BIN)
+# The test targets of one pass (`make test-suite`); a module.mk may append.
+TEST_STAGES := unit transcripts docs robust referee cli
 
 # Component rules come before any rule that lists $(PROGRAMS) or
 # $(TEST_DEPS), so what a module.mk appends is seen there.
 .DEFAULT_GOAL := all
 -include $(wildcard engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk)
 
-.PHONY: all build-all clang-build test test-suite unit transcripts robust referee cli bench match install uninstall clean deps
+.PHONY: all build-all clang-build test test-suite unit transcripts docs robust referee cli bench match install uninstall clean deps
 all: $(PROGRAMS)
 
 V ?= 0
@@ -68,7 +77,14 @@ else
 Q :=
 endif
 
-$(BUILD)/%.o: %.c
+# The set-up step shared by every target that compiles: tests/deps.sh once
+# per checkout (the stamp); `make deps` runs it again.
+DEPS_STAMP := build/.deps-ok
+$(DEPS_STAMP): tests/deps.sh
+	@sh tests/deps.sh
+	@mkdir -p $(dir $@) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -103,12 +119,12 @@ $(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 # ---- tests ---------------------------------------------------------------
 deps:
 	@sh tests/deps.sh
+	@mkdir -p $(dir $(DEPS_STAMP)) && touch $(DEPS_STAMP)
 
+# The stages are listed in tests/run-stages.sh's order; SAN=1 keeps only
+# the sanitizer ones.  TEST_STAGES (above) are the test targets of one pass.
 test: deps
-	@sh tests/check-architecture.sh
-	$(MAKE) SAN=0 test-suite
-	$(MAKE) SAN=1 test-suite
-	$(MAKE) clang-build
+	@MAKE='$(MAKE)' sh tests/run-stages.sh $(if $(filter 1,$(SAN)),san,all) $(TEST_STAGES)
 
 # Everything must also build warning-free with clang.
 clang-build:
@@ -116,9 +132,9 @@ clang-build:
 	  $(MAKE) CC=clang SAN=0 BUILD=build-clang BIN=build-clang/bin build-all && \
 	  echo "clang build: clean"; else echo "clang build: skipped (no clang)"; fi
 
-build-all: all $(UNIT_BIN) $(TOOL_BIN)
+build-all: all $(UNIT_BIN) $(TEST_DEPS)
 
-test-suite: unit transcripts robust referee cli
+test-suite: $(TEST_STAGES)
 	@echo "test-suite ($(BUILD)): all passed"
 
 unit: $(UNIT_BIN)
@@ -126,6 +142,11 @@ unit: $(UNIT_BIN)
 
 transcripts: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-transcripts.sh $(BUILD) $(BIN)
+
+# Every MEP session in README.md and docs/ replayed against the binaries
+# (the convention is in tests/run-docs.sh and docs/protocol.md).
+docs: $(PROGRAMS) $(TEST_DEPS)
+	@sh tests/run-docs.sh $(BUILD) $(BIN)
 
 robust: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-robust.sh $(BUILD) $(BIN)

@@ -1,5 +1,9 @@
 /* check.c - `medan-referee check`: a conformance battery for any MEP
- * engine, printed as a pass/fail table (docs/referee.md lists the items). */
+ * engine, printed as a pass/fail table (docs/referee.md lists the items).
+ * Latency items have a strict bound (the figure users are promised) and a
+ * behaviour bound (the answer came at all); with `--latency report` a
+ * figure between the two is printed as SLOW and does not fail the run, so
+ * tests on a busy machine assert the behaviour and still show the figure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +15,7 @@
 struct chk {
     struct ref_match *m;
     struct ref_client *c;
-    int pass, fail;
+    int pass, fail, slow, strict;
 };
 
 static void report(struct chk *k, int ok, const char *what, const char *fmt, ...)
@@ -29,6 +33,30 @@ static void report(struct chk *k, int ok, const char *what, const char *fmt, ...
         k->pass++;
     else
         k->fail++;
+}
+
+/* A latency item: ok is the behaviour (the answer came within the
+ * generous deadline), us the time taken, bound_us the strict bound. */
+static void report_latency(struct chk *k, int ok, int64_t us, int64_t bound_us,
+                           const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void report_latency(struct chk *k, int ok, int64_t us, int64_t bound_us,
+                           const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    const char *tag = !ok ? "FAIL" : us <= bound_us ? "PASS" : k->strict ? "FAIL" : "SLOW";
+    printf("%-4s  %-34s ", tag, what);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+    if (tag[0] == 'P')
+        k->pass++;
+    else if (tag[0] == 'F')
+        k->fail++;
+    else
+        k->slow++;
 }
 
 /* Send cmd and read until a line starting with one of the final words
@@ -78,12 +106,12 @@ static void pos_cmd(const struct ref_match *m, const void *st, const char *moves
     }
 }
 
-int ref_check_main(struct ref_match *m)
+int ref_check_main(struct ref_match *m, int strict_latency)
 {
     static char line[REF_LINE_MAX], cmd[REF_LINE_MAX], moves[REF_LINE_MAX];
     const struct game *g = m->g;
     struct ref_client *c = xcalloc(1, sizeof *c);
-    struct chk k = {m, c, 0, 0};
+    struct chk k = {m, c, 0, 0, 0, strict_latency};
     unsigned char st[GAME_MAX_STATE], cfg[GAME_MAX_CONFIG];
     char err[512], before[REF_LINE_MAX], np[300];
     int64_t t0, dt;
@@ -106,60 +134,60 @@ int ref_check_main(struct ref_match *m)
         report(&k, 0, "handshake (mep -> mepok)", "%s", err);
         goto end;
     }
-    report(&k, c->handshake_us <= 1000000, "handshake within 1 s", "%.1f ms",
-           c->handshake_us / 1000.0);
+    report_latency(&k, 1, c->handshake_us, 1000000, "handshake within 1 s", "%.1f ms",
+                   c->handshake_us / 1000.0);
     report(&k, strcmp(c->game, g->name) == 0, "game line names the game",
            "'%s'", c->game);
     report(&k, c->has_seed, "has a Seed option", "%s",
            c->has_seed ? "yes" : "no (matches cannot be replayed)");
 
     t0 = now_us();
-    ok = ask(&k, "isready", "readyok", 1000, line, sizeof line);
+    ok = ask(&k, "isready", "readyok", 3000, line, sizeof line);
     report(&k, ok, "isready -> readyok", "%.1f ms", (now_us() - t0) / 1000.0);
-    ok = ask(&k, "ping check42", "pong", 1000, line, sizeof line) &&
+    ok = ask(&k, "ping check42", "pong", 3000, line, sizeof line) &&
          strcmp(line, "pong check42") == 0;
     report(&k, ok, "ping <t> -> pong <t>", "'%s'", ok ? line : "");
 
-    ok = ask(&k, "frobnicate now", "ok error", 1000, line, sizeof line);
+    ok = ask(&k, "frobnicate now", "ok error", 3000, line, sizeof line);
     report(&k, ok && str_prefix(line, "error unknown_command"),
            "unknown command -> error", "'%.60s'", ok ? line : "no answer");
-    ok = ask(&k, "setoption name NoSuchOptionX value 1", "ok error", 1000, line,
+    ok = ask(&k, "setoption name NoSuchOptionX value 1", "ok error", 3000, line,
              sizeof line);
     report(&k, ok && str_prefix(line, "error unknown_option"),
            "unknown option -> error", "'%.60s'", ok ? line : "no answer");
-    ok = ask(&k, np, "ok error", 2000, line, sizeof line);
+    ok = ask(&k, np, "ok error", 3000, line, sizeof line);
     report(&k, ok && strcmp(line, "ok") == 0, "newgame -> ok", "'%.60s'",
            ok ? line : "no answer");
     pos_cmd(m, st, "", cmd, sizeof cmd);
-    ok = ask(&k, cmd, "ok error", 1000, line, sizeof line);
+    ok = ask(&k, cmd, "ok error", 3000, line, sizeof line);
     report(&k, ok && strcmp(line, "ok") == 0, "position -> ok", "'%.60s'",
            ok ? line : "no answer");
-    ask(&k, "fen", "ok error", 1000, line, sizeof line); /* skip to ok */
-    ref_client_send(c, now_us() + 1000000, "fen");
+    ask(&k, "fen", "ok error", 3000, line, sizeof line); /* skip to ok */
+    ref_client_send(c, now_us() + 3000000, "fen");
     before[0] = '\0';
     for (;;) {
-        if (ref_client_read(c, now_us() + 1000000, line, sizeof line) != REF_IO_LINE)
+        if (ref_client_read(c, now_us() + 3000000, line, sizeof line) != REF_IO_LINE)
             break;
         if (str_prefix(line, "fen "))
             snprintf(before, sizeof before, "%s", line);
         if (strcmp(line, "ok") == 0 || str_prefix(line, "error"))
             break;
     }
-    ok = ask(&k, "position fen this-is/not/a-position", "ok error", 1000, line,
+    ok = ask(&k, "position fen this-is/not/a-position", "ok error", 3000, line,
              sizeof line);
     report(&k, ok && (str_prefix(line, "error illegal_position") ||
                       str_prefix(line, "error syntax")),
            "bad position -> error", "'%.60s'", ok ? line : "no answer");
     ok = ask(&k, m->hidden ? "play zz9-zz8" : "position start moves zz9-zz8",
-             "ok error", 1000, line, sizeof line);
+             "ok error", 3000, line, sizeof line);
     report(&k, ok && (str_prefix(line, "error illegal_move") ||
                       str_prefix(line, "error syntax")),
            "illegal move -> error", "'%.60s'", ok ? line : "no answer");
-    ref_client_send(c, now_us() + 1000000, "fen");
+    ref_client_send(c, now_us() + 3000000, "fen");
     line[0] = '\0';
     for (;;) {
         char l2[REF_LINE_MAX];
-        if (ref_client_read(c, now_us() + 1000000, l2, sizeof l2) != REF_IO_LINE)
+        if (ref_client_read(c, now_us() + 3000000, l2, sizeof l2) != REF_IO_LINE)
             break;
         if (str_prefix(l2, "fen "))
             snprintf(line, sizeof line, "%s", l2);
@@ -171,35 +199,36 @@ int ref_check_main(struct ref_match *m)
 
     /* go movetime */
     pos_cmd(m, st, "", cmd, sizeof cmd);
-    ask(&k, cmd, "ok error", 1000, line, sizeof line);
+    ask(&k, cmd, "ok error", 3000, line, sizeof line);
     snprintf(cmd, sizeof cmd, "go movetime %d", st_ms);
     t0 = now_us();
-    ok = ask(&k, cmd, "bestmove error", st_ms + 2000, line, sizeof line);
+    ok = ask(&k, cmd, "bestmove error", st_ms + 3000, line, sizeof line);
     dt = now_us() - t0;
     report(&k, ok && legal(g, st, line, &mv), "go movetime -> legal bestmove",
            "'%.40s'", ok ? line : "no answer");
-    report(&k, ok && dt <= (int64_t)(st_ms + 50) * 1000, "movetime respected (+50 ms)",
-           "%.1f ms for movetime %d", dt / 1000.0, st_ms);
+    report_latency(&k, ok, dt, (int64_t)(st_ms + 50) * 1000, "movetime respected (+50 ms)",
+                   "%.1f ms for movetime %d", dt / 1000.0, st_ms);
 
     /* go infinite: no bestmove before stop; ping answered; stop fast */
     pos_cmd(m, st, "", cmd, sizeof cmd);
-    ask(&k, cmd, "ok error", 1000, line, sizeof line);
-    ref_client_send(c, now_us() + 1000000, "go infinite");
+    ask(&k, cmd, "ok error", 3000, line, sizeof line);
+    ref_client_send(c, now_us() + 3000000, "go infinite");
     ok = !ask(&k, NULL, "bestmove error", 500, line, sizeof line);
     report(&k, ok, "go infinite: no bestmove in 500 ms", "%s",
            ok ? "" : line);
     t0 = now_us();
-    ok = ask(&k, "ping during", "pong", 1000, line, sizeof line);
-    report(&k, ok && (now_us() - t0) < 100000, "ping answered during search",
-           "%.1f ms", (now_us() - t0) / 1000.0);
-    ok = ask(&k, "position start", "ok error", 1000, line, sizeof line);
+    ok = ask(&k, "ping during", "pong", 3000, line, sizeof line);
+    dt = now_us() - t0;
+    report_latency(&k, ok, dt, 100000, "ping answered during search", "%.1f ms",
+                   dt / 1000.0);
+    ok = ask(&k, "position start", "ok error", 3000, line, sizeof line);
     report(&k, ok && str_prefix(line, "error busy"), "position during search -> busy",
            "'%.60s'", ok ? line : "no answer");
     t0 = now_us();
-    ok = ask(&k, "stop", "bestmove", 2000, line, sizeof line);
+    ok = ask(&k, "stop", "bestmove", 3000, line, sizeof line);
     dt = now_us() - t0;
-    report(&k, ok && dt <= 50000, "stop -> bestmove within 50 ms", "%.1f ms",
-           dt / 1000.0);
+    report_latency(&k, ok, dt, 50000, "stop -> bestmove within 50 ms", "%.1f ms",
+                   dt / 1000.0);
     report(&k, ok && legal(g, st, line, &mv), "bestmove after stop is legal",
            "'%.40s'", ok ? line : "");
 
@@ -218,12 +247,12 @@ int ref_check_main(struct ref_match *m)
             if (res.over)
                 break;
             pos_cmd(m, s2, moves, cmd, sizeof cmd);
-            if (!ask(&k, cmd, "ok error", 1000, line, sizeof line) ||
+            if (!ask(&k, cmd, "ok error", 3000, line, sizeof line) ||
                 strcmp(line, "ok") != 0) {
                 good = 0;
                 break;
             }
-            if (!ask(&k, "go movetime 20", "bestmove error", 2000, line,
+            if (!ask(&k, "go movetime 20", "bestmove error", 5000, line,
                      sizeof line) ||
                 !legal(g, s2, line, &mv)) {
                 good = 0;
@@ -239,20 +268,24 @@ int ref_check_main(struct ref_match *m)
     }
 
     t0 = now_us();
-    ref_client_send(c, now_us() + 1000000, "quit");
+    ref_client_send(c, now_us() + 3000000, "quit");
     for (;;) {
         if (ref_proc_exited(&c->proc))
             break;
-        if (now_us() - t0 > 1000000)
+        if (now_us() - t0 > 3000000)
             break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
     dt = now_us() - t0;
-    report(&k, dt < 500000, "quit exits within 500 ms", "%.1f ms", dt / 1000.0);
+    report_latency(&k, ref_proc_exited(&c->proc), dt, 500000, "quit exits within 500 ms",
+                   "%.1f ms", dt / 1000.0);
 end:
     ref_client_kill(c);
     free(c);
-    printf("\n%d passed, %d failed\n", k.pass, k.fail);
+    printf("\n%d passed, %d failed", k.pass, k.fail);
+    if (k.slow)
+        printf(", %d slow (over the strict bound; reported, not failed)", k.slow);
+    putchar('\n');
     return k.fail ? 1 : 0;
 }

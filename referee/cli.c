@@ -500,6 +500,7 @@ void ref_cli_help(void)
 "  medan-referee parallel --shards N [--jobs J] [--sshlogin H]... [--dry-run]\n"
 "                MATCH OPTIONS   the match as N shards run by GNU parallel\n"
 "  medan-referee check --game G [key=value...] --engine cmd=... [st=0.1]\n"
+"                      [--latency strict|report]\n"
 "  medan-referee games   the games, \"hidden\" after those with hidden information\n"
 "  medan-referee report RESULTS.jsonl... --html OUT.html [--sprt ...] [--title T]\n"
 "  medan-referee sprt-sim [elo0=.. elo1=.. alpha=.. beta=.. model=..]\n"

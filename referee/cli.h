@@ -8,7 +8,8 @@
  * printed).  Also used by `check` for --game / --engine. */
 int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                   char **resume_path);
-int ref_check_main(struct ref_match *m);
+/* strict_latency: a latency figure over its bound fails (else: SLOW). */
+int ref_check_main(struct ref_match *m, int strict_latency);
 void ref_cli_help(void);
 
 #endif

@@ -33,13 +33,13 @@ referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_refe
 
 # `make referee-match`: the README's main job through the referee - the LOA
 # engine against its greedy baseline, a few fast games, the table printed
-# (outputs in match-out/).  Meant to become the recipe of `make match`.
+# (outputs in match-out/); the recipe of `make match`.
 MATCH_GAMES ?= 8
 .PHONY: referee-match
 referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	@rm -rf match-out && mkdir -p match-out
 	$(BIN)/medan-referee --game loa \
-	    --engine name=loa cmd=$(BIN)/medan-loa \
+	    --engine name=medan cmd=$(BIN)/medan-loa \
 	    --engine name=greedy cmd=$(BIN)/medan-loa option.Strategy=greedy \
 	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
 	    --openings random-plies=4 --results match-out/results.jsonl \
@@ -60,11 +60,11 @@ PROGRAMS += $(BIN)/medan-slurm-match
 .PHONY: cluster-test
 cluster-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-slurm-match
 	@sh tests/run-cluster.sh $(BUILD) $(BIN)
-test-suite: cluster-test
+TEST_STAGES += cluster-test
 
 # `make test` also runs tests/run-report.sh: the HTML report, rendered by
 # headless Chromium.
 .PHONY: report-test
 report-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-battalion
 	@sh tests/run-report.sh $(BUILD) $(BIN)
-test-suite: report-test
+TEST_STAGES += report-test

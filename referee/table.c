@@ -175,14 +175,29 @@ void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
 
 static double nz(double x) { return fabs(x) < 0.05 ? 0.0 : x; }
 
+/* One Elo figure: finite, +inf/-inf (a one-sided score), or ? */
+static void fmt_one(char *b, size_t n, double x)
+{
+    if (isnan(x))
+        snprintf(b, n, "?");
+    else if (isinf(x))
+        snprintf(b, n, "%s", x > 0 ? "+inf" : "-inf");
+    else
+        snprintf(b, n, "%+.1f", nz(x));
+}
+
+/* "+585.0 [+427.0, +inf]": each bound printed on its own, so a finite
+ * bound stays visible when the other is infinite. */
 static void fmt_elo(char *b, size_t n, const struct ref_elo *e)
 {
-    if (isinf(e->elo))
-        snprintf(b, n, "%s", e->elo > 0 ? "+inf" : "-inf");
-    else if (isinf(e->lo) || isinf(e->hi) || isnan(e->lo) || isnan(e->hi))
-        snprintf(b, n, "%+.1f (interval unbounded)", nz(e->elo));
+    char x[24], lo[24], hi[24];
+    fmt_one(x, sizeof x, e->elo);
+    fmt_one(lo, sizeof lo, e->lo);
+    fmt_one(hi, sizeof hi, e->hi);
+    if (isinf(e->elo) && e->lo == e->elo && e->hi == e->elo)
+        snprintf(b, n, "%s (every game won by one side: no interval)", x);
     else
-        snprintf(b, n, "%+.1f [%+.1f, %+.1f]", nz(e->elo), nz(e->lo), nz(e->hi));
+        snprintf(b, n, "%s [%s, %s]", x, lo, hi);
 }
 
 static void print_twoseat(const struct ref_table *t,
@@ -190,7 +205,7 @@ static void print_twoseat(const struct ref_table *t,
 {
     int w, l, d, p[5], pairs = 0;
     struct ref_elo e;
-    char eb[96];
+    char eb[160];
     if (t->neng != 2)
         return;
     ref_table_wld(t, 0, 1, &w, &l, &d);
@@ -275,20 +290,39 @@ void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
         fprintf(f, "\nNo games played.\n");
         return;
     }
-    fprintf(f, "\nResults of %s%s%s: %d games\n", t->game_name,
+    int anyfail = 0;
+    for (int e = 0; e < t->neng; e++) {
+        anyfail |= t->eng[e].restarts;
+        for (int k = 0; k < REF_F_N; k++)
+            anyfail |= t->eng[e].fails[k];
+    }
+    fprintf(f, "\nResults (game %s%s%s): %d games\n", t->game_name,
             *t->params ? " " : "", t->params, t->nsum);
-    fprintf(f, "%-20s %6s %6s %6s %6s %7s %5s %5s %5s %5s %5s %5s\n", "engine",
-            "games", "wins", "losses", "draws", "score%", "time", "illeg",
-            "crash", "stall", "error", "rest");
+    /* The forfeit columns (docs/referee.md, "Endings and failures") only
+     * when some engine failed: time, illegal move, crash, stall, engine
+     * error, and restarts after a crash (--recover). */
+    fprintf(f, "%-20s %6s %6s %6s %6s %7s", "engine", "games", "wins", "losses",
+            "draws", "score%");
+    if (anyfail)
+        fprintf(f, " %5s %7s %5s %5s %5s %8s", "time", "illegal", "crash", "stall",
+                "error", "restarts");
+    fputc('\n', f);
     for (int e = 0; e < t->neng; e++) {
         const struct ref_eng_row *r = &t->eng[e];
-        fprintf(f, "%-20s %6d %6d %6d %6d %6.1f%% %5d %5d %5d %5d %5d %5d\n",
-                r->name, r->games, r->wins, r->losses, r->draws,
-                r->games ? 100.0 * (r->wins + 0.5 * r->draws) / r->games : 0.0,
-                r->fails[REF_F_TIME], r->fails[REF_F_ILLEGAL],
-                r->fails[REF_F_CRASH], r->fails[REF_F_STALL],
-                r->fails[REF_F_ERROR], r->restarts);
+        fprintf(f, "%-20s %6d %6d %6d %6d %6.1f%%", r->name, r->games, r->wins,
+                r->losses, r->draws,
+                r->games ? 100.0 * (r->wins + 0.5 * r->draws) / r->games : 0.0);
+        if (anyfail)
+            fprintf(f, " %5d %7d %5d %5d %5d %8d", r->fails[REF_F_TIME],
+                    r->fails[REF_F_ILLEGAL], r->fails[REF_F_CRASH], r->fails[REF_F_STALL],
+                    r->fails[REF_F_ERROR], r->restarts);
+        fputc('\n', f);
     }
+    if (anyfail)
+        fprintf(f, "(forfeits by kind: time, illegal move, crash, stall = no answer, "
+                   "error = engine error; restarts after a crash)\n");
+    else
+        fprintf(f, "No forfeits (no time loss, illegal move, crash, stall or engine error).\n");
     fprintf(f, "Endings:");
     for (int i = 0; i < t->reasons_n; i++)
         fprintf(f, " %s %d", t->reason[i], t->reason_count[i]);

@@ -5,4 +5,4 @@
 .PHONY: limits
 limits: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-limits.sh $(BUILD) $(BIN)
-test-suite: limits
+TEST_STAGES += limits

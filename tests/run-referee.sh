@@ -101,7 +101,7 @@ cat "$T/s1.jsonl" "$T/s2.jsonl" >"$T/s12.jsonl"; strip "$T/s12.jsonl" >"$T/s12.s
 cmp -s "$T/c1.s" "$T/s12.s" && ok "shards 1/2 + 2/2 = the whole schedule" ||
     bad "shards differ from the whole schedule"
 $REF merge "$T/s1.jsonl" "$T/s2.jsonl" >"$T/merge.out" 2>&1
-grep -q 'Results of loa: 8 games' "$T/merge.out" && ok "merge: one table of 8 games" ||
+grep -q 'Results (game loa): 8 games' "$T/merge.out" && ok "merge: one table of 8 games" ||
     bad "merge: no 8-game table"
 $REF merge "$T/s1.jsonl" "$T/s1.jsonl" >"$T/merge2.out" 2>&1
 grep -q 'duplicate' "$T/merge2.out" && ok "merge: duplicates ignored" || bad "merge: duplicates"
@@ -152,6 +152,14 @@ ok "JSON: required keys present"
 # --- check ---------------------------------------------------------------------------
 $REF check --game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=normal >"$T/chk.out" 2>&1
 grep -q 'PASS  handshake' "$T/chk.out" && ok "check: runs on a mock" || bad "check: no table"
+# An engine 400 ms late on one go (the mock fails other items too): the
+# late figure is a FAIL by default, a SLOW figure with --latency report.
+slow="--game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=slow"
+$REF check $slow >"$T/slow1.out" 2>&1
+check "$(count '^FAIL  movetime respected' "$T/slow1.out")" 1 "check: a late bestmove fails by default"
+$REF check --latency report $slow >"$T/slow2.out" 2>&1
+check "$(count '^SLOW  movetime respected' "$T/slow2.out")/$(count ' 1 slow ' "$T/slow2.out")" "1/1" \
+    "check --latency report: the late bestmove is a SLOW figure, not a failure"
 $REF check --game loa --engine cmd=$MOCK arg=--mode arg=crash >"$T/chk2.out" 2>&1 &&
     bad "check passes a crashing engine" || ok "check fails a crashing engine"
 

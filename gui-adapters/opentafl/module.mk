@@ -25,4 +25,4 @@ $(BUILD)/tests/test_otbridge: tests/unit/test_otbridge.c $(BUILD)/gui-adapters/o
 .PHONY: otbridge-test
 otbridge-test: $(BIN)/medan-otbridge $(BIN)/medan-opentafl $(BIN)/medan-fetlar $(BIN)/medan-referee
 	@sh tests/run-otbridge.sh $(BUILD) $(BIN)
-test-suite: otbridge-test
+TEST_STAGES += otbridge-test

@@ -22,6 +22,8 @@
  *   noisy         writes 256 KB to stderr on every `go`
  *   floodstart    answers `mep` with empty lines, forever
  *   shout         answers `go` with `BESTMOVE <move>` (capitals)
+ *   slow          answers one `go` (the first after N) 400 ms after its
+ *                 movetime, then plays normally
  *
  * --spy FILE appends its arguments, its environment and every line it is
  * sent to FILE (each line starts with its pid), and declares the widest
@@ -279,6 +281,10 @@ int main(int argc, char **argv)
                 out("error bad_value mock refuses to think");
             } else if (bad_now("flood")) {
                 wait_stop(-1, 1);
+                bestmove();
+            } else if (bad_now("slow") && gos == after) {
+                char *t = strstr(line, "movetime ");
+                wait_stop((t ? atoi(t + 9) : 0) + 400, 0);
                 bestmove();
             } else if (bad_now("late")) {
                 char key[16], *t;

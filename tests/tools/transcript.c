@@ -7,6 +7,8 @@
  *   > <command>     send the command, wait for its final line
  *   >& <command>    send without waiting (e.g. go infinite before stop)
  *   <pattern>       an expected output line, fnmatch(3) pattern
+ *   ...             any number of output lines (none too); the lines after
+ *                   it are matched wherever they fit
  *   %engine NAME    the binary (default: medan-<folder name>)
  *   %info           also compare `info` lines (skipped by default)
  *   # comment       and blank lines are ignored
@@ -35,6 +37,68 @@ static void add(struct lines *l, const char *s, int src)
     }
     l->v[l->n] = xstrdup(s);
     l->src[l->n++] = src;
+}
+
+static int is_any(const char *pat) { return strcmp(pat, "...") == 0; }
+
+/* ok[i][j]: expect[i..] matches output[j..] (`...` takes any number of
+ * lines).  Filled backwards; (ne+1)*(no+1) cells. */
+static int matches(const struct lines *e, const struct lines *o)
+{
+    int ne = e->n, no = o->n, w = no + 1, r;
+    unsigned char *ok = xcalloc((size_t)(ne + 1) * (size_t)w, 1);
+    ok[ne * w + no] = 1;
+    for (int i = ne - 1; i >= 0; i--)
+        for (int j = no; j >= 0; j--) {
+            if (is_any(e->v[i]))
+                ok[i * w + j] = ok[(i + 1) * w + j] || (j < no && ok[i * w + j + 1]);
+            else
+                ok[i * w + j] = j < no && fnmatch(e->v[i], o->v[j], 0) == 0 &&
+                                ok[(i + 1) * w + j + 1];
+        }
+    r = ok[0];
+    free(ok);
+    return r;
+}
+
+/* 0 when the output matches; otherwise says where it first differs (a
+ * `...` skips to the first line its successor matches). */
+static int compare(const char *path, const struct lines *expect, const struct lines *output)
+{
+    int i = 0, j = 0, skipped = 0;
+    if (matches(expect, output))
+        return 0;
+    while (i < expect->n || j < output->n) {
+        if (i < expect->n && is_any(expect->v[i])) {
+            i++;
+            if (i == expect->n)
+                break;
+            while (j < output->n && fnmatch(expect->v[i], output->v[j], 0) != 0)
+                j++;
+            skipped = 1;
+            continue;
+        }
+        if (j >= output->n) {
+            fprintf(stderr, "%s:%d: expected '%s', got nothing more%s\n", path, expect->src[i],
+                    expect->v[i], skipped ? " (after the `...` lines)" : "");
+            return 1;
+        }
+        skipped = 0;
+        if (i >= expect->n) {
+            fprintf(stderr, "%s: unexpected output '%s' (after the command on line %d)\n", path,
+                    output->v[j], output->src[j]);
+            return 1;
+        }
+        if (fnmatch(expect->v[i], output->v[j], 0) != 0) {
+            fprintf(stderr, "%s:%d: expected '%s'\n%*s got '%s'\n", path, expect->src[i],
+                    expect->v[i], (int)strlen(path) + 8, "", output->v[j]);
+            return 1;
+        }
+        i++;
+        j++;
+    }
+    fprintf(stderr, "%s: the output does not fit the transcript's `...` lines\n", path);
+    return 1;
 }
 
 static int run(const char *bindir, const char *path)
@@ -123,26 +187,8 @@ static int run(const char *bindir, const char *path)
         fprintf(stderr, "%s: engine did not exit cleanly (status %d)\n", path, st);
         fail = 1;
     }
-    for (int i = 0; i < expect.n || i < output.n; i++) {
-        if (i >= output.n) {
-            fprintf(stderr, "%s:%d: expected '%s', got nothing more\n", path, expect.src[i],
-                    expect.v[i]);
-            fail = 1;
-            break;
-        }
-        if (i >= expect.n) {
-            fprintf(stderr, "%s: unexpected output '%s' (after the command on line %d)\n", path,
-                    output.v[i], output.src[i]);
-            fail = 1;
-            break;
-        }
-        if (fnmatch(expect.v[i], output.v[i], 0) != 0) {
-            fprintf(stderr, "%s:%d: expected '%s'\n%*s got '%s'\n", path, expect.src[i],
-                    expect.v[i], (int)strlen(path) + 8, "", output.v[i]);
-            fail = 1;
-            break;
-        }
-    }
+    if (compare(path, &expect, &output))
+        fail = 1;
     for (int i = 0; i < expect.n; i++)
         free(expect.v[i]);
     for (int i = 0; i < output.n; i++)

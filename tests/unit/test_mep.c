@@ -175,7 +175,6 @@ static void test_options(void **st)
 static void test_go_busy_ping_stop(void **st)
 {
     struct session s;
-    int64_t lat = 0;
     char *o;
     (void)st;
     open_s(&s);
@@ -187,10 +186,10 @@ static void test_go_busy_ping_stop(void **st)
     assert_non_null(strstr(o, "pong 9\n"));
     o = cmd(&s, "isready");
     assert_non_null(strstr(o, "readyok\n"));
-    mep_line(s.m, "stop");
-    o = wait_for(&s, "bestmove ", 2000, &lat);
-    /* stop joins the search: the bestmove is out when stop returns */
-    assert_true(lat < 100000);
+    /* stop joins the search: the bestmove is written when stop returns
+     * (no clock involved; the latency figure is medan-referee check's) */
+    o = cmd(&s, "stop");
+    assert_non_null(strstr(o, "bestmove "));
     assert_string_equal(cmd(&s, "stop"), "ok\n");
     o = cmd(&s, "go depth 2 p1time 1000 p2time 1000");
     wait_for(&s, "bestmove ", 10000, NULL);

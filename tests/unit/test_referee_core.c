@@ -468,6 +468,20 @@ static void test_table_pairs(void **state)
     assert_int_equal(d, 1);
     assert_int_equal(t.eng[0].games, 7);
     assert_int_equal(t.eng[1].wins, 1);
+    {
+        /* The printed table: the game is not shown as an engine name, no
+         * forfeit columns without forfeits, and the finite lower Elo
+         * bound is printed when the upper one is infinite. */
+        char buf[4096];
+        FILE *f = fmemopen(buf, sizeof buf, "w");
+        ref_table_print(&t, NULL, f);
+        fclose(f);
+        assert_non_null(strstr(buf, "Results (game "));
+        assert_non_null(strstr(buf, "No forfeits"));
+        assert_null(strstr(buf, "crash stall"));
+        assert_null(strstr(buf, "interval unbounded"));
+        assert_non_null(strstr(buf, "Elo difference (games):  +225.7 [+11.1, +inf]"));
+    }
     ref_table_free(&t);
 }
 
@@ -514,7 +528,7 @@ static void test_table_nseat(void **state)
      * (5, 5) lose to 25 -> 0, g3 0, g4 seats 2,4: 12 ties first -> 1 ->
      * 2/8 = 0.25; deal 2: g5 seat1 (20 shared first) 1, g6 seat4 (16) 1,
      * g7 seat? A in 1,3 -> 0, g8 all tie 9 -> 2 -> 4/8 = 0.5; mean 0.375. */
-    assert_non_null(strstr(buf, "Results of battalion: 8 games"));
+    assert_non_null(strstr(buf, "Results (game battalion): 8 games"));
     assert_non_null(strstr(buf, "8.00"));
     assert_non_null(strstr(buf, "0.375"));
     ref_table_free(&t);
