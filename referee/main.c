@@ -259,6 +259,8 @@ static void cleanup(struct ref_match *m)
         fclose(m->records);
     m->results = m->records = NULL;
     ref_match_free(m);
+}
+
 /* The value after the last `opt` on the command line, or NULL. */
 static const char *arg_of(int argc, char **argv, const char *opt)
 {
