@@ -317,7 +317,7 @@ wait $rp
 rc=$?
 [ $rc != 0 ] && ok "SIGINT: exit status $rc (non-zero)" || bad "SIGINT: exit status 0"
 fin=$(lines "$T/int.jsonl")
-grep -q "Results of loa: $fin games" "$T/int.out" &&
+grep -q "Results (game loa): $fin games" "$T/int.out" &&
     ok "SIGINT: the table of the $fin finished games is printed" ||
     bad "SIGINT: no table of $fin games"
 sleep 0.5
