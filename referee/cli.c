@@ -22,7 +22,89 @@ static void kl_add(struct keylist *k, char *s)
     k->kv[k->n++] = s;
 }
 
-static int is_flag(const char *s) { return s[0] == '-' && s[1] == '-'; }
+/* The flags of a match, for "did you mean". */
+static const char *const flags[] = {
+    "--game", "--engine", "--each", "--games", "--rounds", "--tournament", "--noswap",
+    "--repeat", "--concurrency", "--seed", "--openings", "--maxplies", "--maxmoves",
+    "--draw", "--resign", "--sprt", "--results", "--records", "--resume", "--recover",
+    "--shard", "--logdir", "--log-limit", "--trace", "--quiet", "--event", "--site",
+    "--key-file", "--key-from-seed", "--handshake-timeout", "--command-timeout",
+    "--nolimit-timeout", NULL};
+
+/* cutechess-cli and fastchess spellings, typed from habit: -flag for
+ * --flag, and their own names for ours. */
+static const struct {
+    const char *from, *to;
+} aliases[] = {
+    {"-pgnout", "--records"}, {"--pgnout", "--records"}, {"-srand", "--seed"},
+    {"--srand", "--seed"}, {"-engine", "--engine"}, {"-each", "--each"},
+    {"-games", "--games"}, {"-rounds", "--rounds"}, {"-concurrency", "--concurrency"},
+    {"-openings", "--openings"}, {"-sprt", "--sprt"}, {"-draw", "--draw"},
+    {"-resign", "--resign"}, {"-recover", "--recover"}, {"-tournament", "--tournament"},
+    {"-repeat", "--repeat"}, {"-noswap", "--noswap"}, {"-maxmoves", "--maxmoves"},
+    {"-event", "--event"}, {"-site", "--site"}, {"-resume", "--resume"},
+    {"-game", "--game"}, {"-variant", "--game"}, {"--variant", "--game"},
+    {NULL, NULL}};
+
+/* The canonical spelling of a command-line flag. */
+static const char *canon_flag(const char *a)
+{
+    for (int i = 0; aliases[i].from; i++)
+        if (strcmp(a, aliases[i].from) == 0)
+            return aliases[i].to;
+    return a;
+}
+
+/* A flag ends the key=value list before it: --flag, or -flag as
+ * cutechess spells them (keys never start with '-'). */
+static int is_flag(const char *s)
+{
+    return s[0] == '-' && (s[1] == '-' || (s[1] >= 'a' && s[1] <= 'z'));
+}
+
+/* Edit distance of two short strings (for "did you mean"). */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), d[40][40];
+    if (la >= 40 || lb >= 40)
+        return 99;
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+/* An unknown argument: name it, and the flag it most likely meant. */
+static int unknown_flag(const char *a)
+{
+    const char *best = NULL;
+    int bd = 99;
+    char dashed[64];
+    /* "-gmaes" is compared as "--gmaes" */
+    snprintf(dashed, sizeof dashed, "%s%s", a[0] == '-' && a[1] != '-' ? "-" : "", a);
+    for (int i = 0; flags[i]; i++) {
+        int d = distance(dashed, flags[i]);
+        if (d < bd) {
+            bd = d;
+            best = flags[i];
+        }
+    }
+    fprintf(stderr, "medan-referee: unknown argument %s", a);
+    if (best && bd <= 3 && bd < (int)strlen(best) / 2)
+        fprintf(stderr, "; did you mean %s?", best);
+    fprintf(stderr, "\n(medan-referee --help for usage)\n");
+    return -1;
+}
 
 static int bad(const char *fmt, const char *a, const char *b)
 {
@@ -71,6 +153,18 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
         if (ref_tc_set(&m->tc[e], k, v) < 0) {
             *eq = '=';
             return bad("bad time control %s%s", kv, "");
+        }
+    } else if (strcmp(k, "restart") == 0) {
+        if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+            *eq = '=';
+            return bad("restart=on or restart=off, not %s%s", kv, "");
+        }
+        s->restart = strcmp(v, "on") == 0;
+    } else if (strcmp(k, "proto") == 0) {
+        if (strcmp(v, "mep") != 0) {
+            *eq = '=';
+            return bad("%s: medan-referee speaks MEP only (proto=mep; an OpenTafl "
+                       "engine runs through medan-otbridge)%s", kv, "");
         }
     } else {
         *eq = '=';
@@ -170,7 +264,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                   char **resume_path)
 {
     struct keylist each = {0}, *eng = NULL, gparams = {0}, open = {0},
-                   sprt = {0};
+                   sprt = {0}, draw = {0}, resign = {0};
     const char *gname = NULL, *results = NULL, *records = NULL;
     const char *keyfile = NULL;
     int neng = 0, resume = 0, sprt_given = 0, maxplies_given = 0;
@@ -194,7 +288,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     m->logdir = "referee-logs";
     m->out = stdout;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = canon_flag(argv[i]);
         struct keylist *dst = NULL;
         if (strcmp(a, "--game") == 0) {
             if (i + 1 >= argc)
@@ -233,8 +327,14 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             maxplies_given = 1;
         } else if (strcmp(a, "--results") == 0 && i + 1 < argc)
             results = argv[++i];
-        else if (strcmp(a, "--records") == 0 && i + 1 < argc)
+        else if (strcmp(a, "--records") == 0 && i + 1 < argc) {
             records = argv[++i];
+            /* cutechess's -pgnout FILE [min] [fi]: our records are always
+             * full */
+            while (i + 1 < argc && (strcmp(argv[i + 1], "min") == 0 ||
+                                    strcmp(argv[i + 1], "fi") == 0))
+                i++;
+        }
         else if (strcmp(a, "--logdir") == 0 && i + 1 < argc) {
             m->logdir = argv[++i];
             if (strcmp(m->logdir, "none") == 0)
@@ -277,8 +377,24 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 FAIL(bad("--shard needs i/n with 1 <= i <= n%s%s", "", ""));
             m->shard_i = si;
             m->shard_n = sn;
+        } else if (strcmp(a, "--draw") == 0) {
+            dst = &draw;
+            m->adj.draw_on = 1;
+        } else if (strcmp(a, "--resign") == 0) {
+            dst = &resign;
+            m->adj.resign_on = 1;
+        } else if (strcmp(a, "--maxmoves") == 0) {
+            if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
+                FAIL(-1);
+            m->adj.maxmoves = (int)x;
+        } else if (strcmp(a, "--event") == 0 || strcmp(a, "--site") == 0) {
+            if (i + 1 >= argc || strlen(argv[i + 1]) >= 128 ||
+                strpbrk(argv[i + 1], "\"\\\n"))
+                FAIL(bad("%s needs a text of at most 127 characters without "
+                         "quotes or backslashes%s", a, ""));
+            *(a[2] == 'e' ? &m->event : &m->site) = argv[++i];
         } else
-            FAIL(bad("unknown argument %s%s", a, ""));
+            FAIL(unknown_flag(argv[i]));
         if (dst)
             while (i + 1 < argc && !is_flag(argv[i + 1]))
                 kl_add(dst, argv[++i]);
@@ -379,6 +495,20 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         else
             FAIL(bad("unknown --openings key %s%s", kv, ""));
     }
+    for (int k = 0; k < draw.n; k++)
+        if (ref_adj_set_draw(&m->adj, draw.kv[k]) < 0)
+            FAIL(bad("bad --draw setting %s (movenumber=N movecount=N score=CP)%s",
+                     draw.kv[k], ""));
+    for (int k = 0; k < resign.n; k++)
+        if (ref_adj_set_resign(&m->adj, resign.kv[k]) < 0)
+            FAIL(bad("bad --resign setting %s (movecount=N score=CP "
+                     "[twosided=true])%s", resign.kv[k], ""));
+    if (m->adj.draw_on && (!m->adj.draw_movecount || draw.n < 3))
+        FAIL(bad("--draw needs movenumber=N movecount=N score=CP%s%s", "", ""));
+    if (m->adj.resign_on && (!m->adj.resign_movecount || !m->adj.resign_score))
+        FAIL(bad("--resign needs movecount=N score=CP%s%s", "", ""));
+    if ((m->adj.draw_on || m->adj.resign_on || m->adj.maxmoves) && m->nseats != 2)
+        FAIL(bad("--draw, --resign and --maxmoves are for two-seat games%s%s", "", ""));
     if (sprt_given && parse_sprt(m, &sprt) < 0)
         FAIL(-1);
     if (m->sprt_on && m->nseats != 2)
@@ -460,6 +590,8 @@ out:
     free(gparams.kv);
     free(open.kv);
     free(sprt.kv);
+    free(draw.kv);
+    free(resign.kv);
     return rc;
 #undef FAIL
 }
@@ -511,6 +643,8 @@ void ref_cli_help(void)
 "  option.<Name>=<value>   setoption before the first game\n"
 "  tc=[moves/]base[+inc]   seconds or m:ss; e.g. tc=10+0.1, tc=40/60, tc=1:30+1\n"
 "  st=S  depth=N  nodes=N  timemargin=MS\n"
+"  restart=on|off          on: a fresh process for every game (default off)\n"
+"  proto=mep               accepted (MEP is the only protocol)\n"
 "\n"
 "match options:\n"
 "  --game G [k=v...]       game and its parameters (palagan size=6,\n"
@@ -524,6 +658,12 @@ void ref_cli_help(void)
 "                          engines could guess them; a warning is printed)\n"
 "  --openings random-plies=N | file=F [order=random|sequential]\n"
 "  --maxplies N            adjudicate a draw at N plies (loa default 500)\n"
+"  --maxmoves N            adjudicate a draw after N moves (two seats)\n"
+"  --draw movenumber=N movecount=N score=CP   a draw when both engines' scores\n"
+"                          stay within CP for N moves after move N (two seats)\n"
+"  --resign movecount=N score=CP [twosided=true]   a loss for an engine whose\n"
+"                          score stays at or below -CP for N of its moves\n"
+"  --event T  --site T     the Event and Site tags of the records\n"
 "  --sprt elo0=E0 elo1=E1 alpha=A beta=B [model=logistic|normalized]\n"
 "                          stop when the SPRT (GSPRT on pairs) decides\n"
 "  --results F             JSON Lines record per game (flushed per game)\n"
@@ -532,11 +672,16 @@ void ref_cli_help(void)
 "  --recover               restart a crashed or hung engine and go on\n"
 "  --shard i/n             play the i-th of n shards (every n-th pair/deal)\n"
 "  --logdir D              engines' stderr logs (default referee-logs; none)\n"
-"  --trace                 also log the protocol exchange there\n""  --log-limit SIZE        cap each log file (default 4M; k M G; 0 = none)\n"
+"  --trace                 also log the protocol exchange there\n"
+"  --log-limit SIZE        cap each log file (default 4M; k M G; 0 = none)\n"
 "  --handshake-timeout MS  start-up answer limit (default 5000)\n"
 "  --command-timeout MS    limit for ok/pong answers (default 5000): stall\n"
 "  --nolimit-timeout MS    bestmove wait without a clock (default 60000)\n"
 "  --quiet                 no live lines (the table is still printed)\n"
+"\n"
+"cutechess-cli spellings work too: -engine -each -games -rounds -concurrency\n"
+"-srand (--seed) -pgnout F [min] (--records) -openings -sprt -draw -resign\n"
+"-maxmoves -recover -tournament -repeat -noswap -event -site.\n"
 "\n"
 "Exit status: 0 match played (or SPRT decided), 1 usage, 2 stopped early,\n"
 "128+signal interrupted (SIGINT: the table of the finished games first).\n"

@@ -77,6 +77,26 @@ static int gone(struct ref_client *c)
     return REF_EOF;
 }
 
+/* The score of an info line: `score cp X`, `score win N`, `score loss N`
+ * (for adjudication). */
+static void info_score(struct ref_client *c, const char *line)
+{
+    const char *p = strstr(line, " score ");
+    char kind[8];
+    long v;
+    if (!p || sscanf(p + 7, "%7s %ld", kind, &v) != 2)
+        return;
+    if (strcmp(kind, "cp") == 0 && v > -REF_SCORE_MATE && v < REF_SCORE_MATE)
+        c->last_score = (int)v;
+    else if (strcmp(kind, "win") == 0)
+        c->last_score = REF_SCORE_MATE;
+    else if (strcmp(kind, "loss") == 0)
+        c->last_score = -REF_SCORE_MATE;
+    else
+        return;
+    c->has_score = 1;
+}
+
 /* Wait for a line starting with `kw` (rest in *arg); on `error` return
  * REF_ERROR when want_error, and on a miswritten keyword always.
  * Everything else is skipped. */
@@ -96,6 +116,7 @@ static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
             long v = d ? strtol(d + 7, NULL, 10) : 0;
             if (v > 0 && v < 10000)
                 c->last_depth = (int)v;
+            info_score(c, line);
         }
         if ((a = word2(line, kw)) != NULL) {
             if (arg)
@@ -294,6 +315,7 @@ int ref_client_go(struct ref_client *c, const char *limits,
         return r;
     c->searching = 1;
     c->last_depth = 0;
+    c->has_score = 0;
     r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
     if (r == REF_OK || r == REF_ERROR)

@@ -29,7 +29,10 @@ struct ref_engine_spec {
     char *dir;
     char **opt_name, **opt_val;
     int nopts;
+    int restart;           /* restart=on: a fresh process for every game */
 };
+
+#define REF_SCORE_MATE 100000
 
 struct ref_client {
     const struct ref_engine_spec *spec;
@@ -44,6 +47,9 @@ struct ref_client {
     int64_t handshake_us;  /* measured */
     char last_error[256];  /* the last `error` line, unreadable line or exit */
     int last_depth;        /* depth of the last info line of a go, or 0 */
+    int has_score;         /* the last info line of a go had a score */
+    int last_score;        /* it, in centipawns from the mover's view
+                              (win/loss: +-REF_SCORE_MATE) */
 };
 
 /* Spawn and handshake (timeout in ms), then send the spec's options and

@@ -337,7 +337,11 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     struct strbuf pos = {NULL, 0, 0};
     char (*line)[REF_LINE_MAX] = xmalloc(REF_LINE_MAX);
     uint64_t gseed;
+    struct ref_adj_state adjst;
+    int adj = REF_ADJ_NONE, loser = -1;
+    char adj_why[160] = "";
 
+    ref_adj_start(&adjst);
     ref_schedule(m, game, seat_eng);
     group = ref_group_of(m, game);
     gseed = ref_match_deal_seed(m, group);
@@ -345,6 +349,8 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     rec->game = game;
     rec->seed = gseed;
     rec->match_seed = m->seed;
+    snprintf(rec->event, sizeof rec->event, "%s", m->event ? m->event : "");
+    snprintf(rec->site, sizeof rec->site, "%s", m->site ? m->site : "");
     if (m->hidden)
         ref_key_hex(m->key, rec->key);
     rec->nseats = m->nseats;
@@ -455,6 +461,17 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
                 rec->rank[i] = 1;
             break;
         }
+        if (adj != REF_ADJ_NONE) {
+            /* Adjudicated from the engines' scores (--draw, --resign,
+             * --maxmoves): the reason says so, the detail says why. */
+            snprintf(rec->reason, sizeof rec->reason, "%s",
+                     adj == REF_ADJ_LOSS ? "resign_adjudication"
+                     : adj == REF_ADJ_DRAW ? "draw_adjudication" : "maxmoves");
+            snprintf(rec->detail, sizeof rec->detail, "%s", adj_why);
+            for (int i = 0; i < m->nseats; i++)
+                rec->rank[i] = adj == REF_ADJ_LOSS && i == loser ? 2 : 1;
+            break;
+        }
         s = g->to_move(st) - 1;
         assert(s >= 0 && s < m->nseats);
         e = seat_eng[s];
@@ -553,6 +570,9 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         g->play(st, mv);
         if (!m->hidden)
             sb_add(&pos, " %s", move);
+        if (m->nseats == 2)
+            adj = ref_adj_move(&m->adj, &adjst, s, c->has_score, c->last_score,
+                               rec->nmoves, &loser, adj_why, sizeof adj_why);
     }
 done:
     rec->own_us = own_us;
@@ -650,11 +670,11 @@ static void *worker_main(void *arg)
         play_game(w, game, &rec);
         /* Hidden information: an engine process that played a seat of a
          * deal must not play another rotation of it, so every game of a
-         * hidden-information game gets fresh processes. */
-        if (m->hidden)
-            for (int j = 0; j < m->nseats; j++)
-                if (w->inst[j].alive)
-                    ref_client_quit(&w->inst[j]);
+         * hidden-information game gets fresh processes; so does every
+         * game of an engine with restart=on. */
+        for (int j = 0; j < m->nseats; j++)
+            if (w->inst[j].alive && (m->hidden || w->inst[j].spec->restart))
+                ref_client_quit(&w->inst[j]); /* or restart=on */
         finish_game(m, &rec);
         ref_record_free(&rec);
     }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "adjudicate.h"
 #include "client.h"
 #include "opening.h"
 #include "record.h"
@@ -35,6 +36,8 @@ struct ref_match {
     int64_t log_limit;       /* bytes per engine log, 0 = no cap */
     struct ref_openings open;
     int maxplies;            /* 0 = no limit */
+    struct ref_adjudication adj; /* --draw, --resign, --maxmoves */
+    const char *event, *site;    /* record tags (--event, --site) */
     int recover;
     int shard_i, shard_n;    /* 1-based i of n; n = 0: no sharding */
     const char *logdir;

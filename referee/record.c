@@ -95,6 +95,10 @@ int ref_record_write_json(const struct ref_record *r, FILE *f)
     json_object_set_new(o, "date", json_string(r->date));
     if (*r->detail)
         json_object_set_new(o, "detail", json_string(r->detail));
+    if (*r->event)
+        json_object_set_new(o, "event", json_string(r->event));
+    if (*r->site)
+        json_object_set_new(o, "site", json_string(r->site));
     s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(o);
     if (!s)
@@ -190,6 +194,8 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
     r->forfeit = json_is_integer(v) ? (int)json_integer_value(v) : 0;
     snprintf(r->date, sizeof r->date, "%s", (s = get_str(o, "date")) ? s : "");
     snprintf(r->detail, sizeof r->detail, "%s", (s = get_str(o, "detail")) ? s : "");
+    snprintf(r->event, sizeof r->event, "%s", (s = get_str(o, "event")) ? s : "");
+    snprintf(r->site, sizeof r->site, "%s", (s = get_str(o, "site")) ? s : "");
     json_decref(o);
     return 0;
 bad:
@@ -230,8 +236,8 @@ int ref_record_write_pgn(const struct ref_record *r, FILE *f)
 {
     char b[64];
     int col = 0;
-    tag(f, "Event", "medan-referee match");
-    tag(f, "Site", "?");
+    tag(f, "Event", *r->event ? r->event : "medan-referee match");
+    tag(f, "Site", *r->site ? r->site : "?");
     tag(f, "Date", r->date);
     snprintf(b, sizeof b, "%d", r->game);
     tag(f, "Round", b);

@@ -42,6 +42,7 @@ struct ref_record {
     char reason[32];
     char date[32];            /* UTC start time, "2024.05.01 12:00:00" */
     char detail[512];
+    char event[128], site[128]; /* --event, --site ("" = not given) */
     int64_t own_us;           /* referee's own time in this game (not saved) */         /* what went wrong, for failures */
 };
 

@@ -235,6 +235,16 @@ static void print_twoseat(const struct ref_table *t,
                 sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, llr, lo, hi,
                 dec > 0 ? "H1 accepted" : dec < 0 ? "H0 accepted" : "continue");
     }
+    /* The closing line as cutechess-cli prints it (trinomial Elo, the
+     * half-width of its 95% interval), for scripts that read it. */
+    ref_elo_trinomial(w, l, d, &e);
+    if (isfinite(e.elo) && isfinite(e.lo) && isfinite(e.hi))
+        fprintf(f, "Elo difference: %.1f +/- %.1f, LOS: %.1f %%, DrawRatio: %.1f %%\n",
+                e.elo, (e.hi - e.lo) / 2, 100 * ref_los(w, l), 100.0 * d / (w + l + d));
+    else
+        fprintf(f, "Elo difference: %s +/- nan, LOS: %.1f %%, DrawRatio: %.1f %%\n",
+                isinf(e.elo) ? (e.elo > 0 ? "inf" : "-inf") : "nan", 100 * ref_los(w, l),
+                100.0 * d / (w + l + d));
 }
 
 /* N seats: per engine, per deal means of chips and wins, then the mean

@@ -140,6 +140,63 @@ h1=$(sed -n 's/^H1 accepted \([0-9]*\) .*/\1/p' "$T/sim.out")
 $REF sprt-sim elo0=5 elo1=0 >/dev/null 2>&1 && bad "sprt-sim accepts elo0 > elo1" ||
     ok "sprt-sim refuses elo0 > elo1"
 
+# --- adjudication (cutechess-cli's --draw, --resign, --maxmoves) -----------------------
+scored() { # scored NAME SCORE1 SCORE2 [args]: mocks that report fixed scores
+    nm=$1; s1=$2; s2=$3; shift 3
+    rm -f "$T/$nm.jsonl"
+    $REF --game loa --engine name=a cmd=$MOCK arg=--game arg=loa arg=--score arg="$s1" \
+        --engine name=b cmd=$MOCK arg=--game arg=loa arg=--score arg="$s2" \
+        --each tc=10+0.1 --games 2 --seed 3 --logdir none --results "$T/$nm.jsonl" "$@" \
+        >"$T/$nm.out" 2>&1
+}
+scored draw 5 -5 --draw movenumber=3 movecount=2 score=10
+check "$(count '"reason":"draw_adjudication"' "$T/draw.jsonl")" 2 "--draw: both games adjudicated drawn"
+check "$(count '"result":"draw"' "$T/draw.jsonl")" 2 "--draw: booked as draws"
+grep -q '"plies":6,' "$T/draw.jsonl" && ok "--draw: after move 3 with small scores for 2 moves" ||
+    bad "--draw: wrong length: $(grep -o '"plies":[0-9]*' "$T/draw.jsonl")"
+grep -q '"detail":"both scores within 10 cp for 2 moves after move 3"' "$T/draw.jsonl" &&
+    ok "--draw: the record says why" || bad "--draw: no detail"
+scored draw2 5 -50 --draw movenumber=3 movecount=2 score=10
+check "$(count 'adjudication' "$T/draw2.jsonl")" 0 "--draw: a score above the bound keeps the game going"
+scored resign 300 -700 --resign movecount=3 score=600
+check "$(count '"reason":"resign_adjudication"' "$T/resign.jsonl")" 2 "--resign: both games adjudicated"
+check "$(count '"p2win"' "$T/resign.jsonl")" 1 "--resign: b (seat 1 in game 2) loses game 2"
+check "$(count '"p1win"' "$T/resign.jsonl")" 1 "--resign: b (seat 2 in game 1) loses game 1"
+scored resign2 300 -700 --resign movecount=3 score=600 twosided=true
+check "$(count 'adjudication' "$T/resign2.jsonl")" 0 "--resign twosided: 300 does not agree with -700"
+scored maxm 0 0 --maxmoves 4
+check "$(count '"reason":"maxmoves"' "$T/maxm.jsonl")" 2 "--maxmoves 4: draws after 4 moves"
+grep -q '"plies":8,' "$T/maxm.jsonl" && ok "--maxmoves: 8 plies" || bad "--maxmoves: wrong length"
+$REF --game battalion players=3 $good --engine name=x cmd=$MOCK arg=--game arg=battalion \
+    --maxmoves 4 >"$T/adjb.out" 2>&1 && bad "--maxmoves accepted for three seats" ||
+    ok "adjudication refused for N-seat games"
+$REF --game loa $good $good --draw movecount=2 >"$T/adjc.out" 2>&1 &&
+    bad "--draw with a missing key accepted" || ok "--draw needs all three keys"
+
+# --- cutechess habits ---------------------------------------------------------------
+rm -f "$T/cc.pgn"
+$REF -game loa -engine name=a cmd=$MOCK arg=--game arg=loa proto=mep \
+    -engine name=b cmd=$MOCK arg=--game arg=loa restart=on -each tc=10+0.1 -games 4 \
+    -srand 3 -pgnout "$T/cc.pgn" min -event "Spring cup" -site "lab 4" -concurrency 2 \
+    --logdir none >"$T/cc.out" 2>&1
+check $? 0 "single-dash flags (-engine -each -games -srand -pgnout -event -site -concurrency)"
+check "$(count '^\[Result ' "$T/cc.pgn")" 4 "-pgnout FILE min: 4 records"
+check "$(count '^\[Event "Spring cup"\]' "$T/cc.pgn")" 4 "--event in the records"
+check "$(count '^\[Site "lab 4"\]' "$T/cc.pgn")" 4 "--site in the records"
+grep -q '^Elo difference: .* +/- .*, LOS: .* %, DrawRatio: .* %$' "$T/cc.out" &&
+    ok "the closing line as cutechess prints it" || bad "no cutechess closing line"
+grep -q '^Engine starts: 6,' "$T/cc.out" && ok "restart=on: b restarted for each of 4 games (a kept)" ||
+    bad "restart=on: $(grep 'Engine starts' "$T/cc.out")"
+$REF --game loa $good --engine cmd=$MOCK proto=uci >"$T/proto.out" 2>&1 &&
+    bad "proto=uci accepted" || { grep -q 'MEP only' "$T/proto.out" && ok "proto=uci refused: MEP only" ||
+    bad "proto=uci: $(cat "$T/proto.out")"; }
+$REF --game loa $good $good --gmaes 4 >"$T/dym.out" 2>&1
+grep -q 'unknown argument --gmaes; did you mean --games?' "$T/dym.out" && ok "did you mean --games?" ||
+    bad "no suggestion: $(cat "$T/dym.out")"
+$REF --game loa $good $good -concurency 2 >"$T/dym2.out" 2>&1
+grep -q 'did you mean --concurrency?' "$T/dym2.out" && ok "did you mean --concurrency? (single dash)" ||
+    bad "no suggestion: $(cat "$T/dym2.out")"
+
 # --- records ---------------------------------------------------------------------
 mt --games 2 --records "$T/rec.pgn" --results "$T/rec.jsonl" >/dev/null 2>&1
 check "$(count '^\[Result ' "$T/rec.pgn")" 2 "PGN: two records"

@@ -1,6 +1,7 @@
 /* mock-engine.c - a misbehaving MEP engine for the referee's tests.
  *
  *   mock-engine --game G [--mode M] [--after N] [--spy FILE] [--delay MS]
+ *               [--score CP]
  *               [--tag T]
  *
  * Plays random legal moves (seeded by the Seed option) and, after N good
@@ -28,7 +29,8 @@
  * --spy FILE appends its arguments, its environment and every line it is
  * sent to FILE (each line starts with its pid), and declares the widest
  * Seed option (it wants every bit).
- * --delay MS waits before every bestmove.  --tag T is ignored (a marker
+ * --delay MS waits before every bestmove.  --score CP sends
+ * `info depth 1 score cp CP` before every bestmove (for adjudication).  --tag T is ignored (a marker
  * for pgrep in the tests).
  */
 #include <poll.h>
@@ -79,6 +81,8 @@ static void junk(void)
     fflush(stdout);
 }
 
+static int score_set, score_cp; /* --score CP: every move reports it */
+
 static void bestmove(void)
 {
     gmove mv[4096];
@@ -90,6 +94,8 @@ static void bestmove(void)
         return;
     }
     G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
+    if (score_set)
+        out("info depth 1 score cp %d nodes 1 pv %s", score_cp, tok);
     out("%s %s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok);
 }
 
@@ -169,6 +175,10 @@ int main(int argc, char **argv)
             after = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--delay") == 0)
             delay_ms = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--score") == 0) {
+            score_set = 1;
+            score_cp = atoi(argv[i + 1]);
+        }
         else if (strcmp(argv[i], "--spy") == 0 &&
                  !(spy = fopen(argv[i + 1], "a")))
             return fprintf(stderr, "mock: cannot open %s\n", argv[i + 1]), 2;
