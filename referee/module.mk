@@ -51,9 +51,9 @@ $(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(REG_OBJ) $(GA
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
 # medan-slurm-match: a match as a Slurm job array (a shell script).
-$(BIN)/medan-slurm-match: referee/slurm-match.sh
+$(BIN)/medan-slurm-match: referee/slurm-match.sh core/version.h
 	@mkdir -p $(dir $@)
-	$(Q)install -m 755 $< $@
+	$(Q)sed 's|@VERSION@|$(VERSION)|' $< > $@ && chmod 755 $@
 PROGRAMS += $(BIN)/medan-slurm-match
 
 # `make test` also runs tests/run-cluster.sh: parallel and Slurm matches.

@@ -24,6 +24,17 @@ usage() {
     exit 1
 }
 
+case "${1:-}" in
+--help|-h|help)
+    echo "usage: medan-slurm-match N [sbatch options --] MATCH OPTIONS (with --results F)"
+    echo "Submits a medan-referee match as a Slurm job array of N shards and a merge"
+    echo "job that waits for it (table in F.table).  man medan-slurm-match for more."
+    exit 0 ;;
+--version|-V)
+    echo "medan-slurm-match (Medan) @VERSION@"
+    exit 0 ;;
+esac
+
 # The value after a flag in the match options ("" if absent).
 opt() {
     want=$1; shift
