@@ -99,10 +99,12 @@ run silent "position start" "$go" "sleep 1.5" "$go"
 check "$(cat "$T/silent.rc")/$(count '^bestmove' "$T/silent.out")/$(count '^error' "$T/silent.out")" \
     "2/1/1" "no answer: a fallback move once, then an error"
 
-# The first answer comes 0.25 s after play, the stop after 0.08 s; the
-# bridge waits up to 0.5 s for a late answer before it asks again.
-fake late 'if [ $n = 1 ]; then sleep 0.25; echo "move f2-j2"; else echo "move e1-e4"; fi'
-ARGS="--settle 0" run late "position start" "go infinite" "sleep 0.08" "stop" "go movetime 2000"
+# The first answer comes 0.12 s after play, the stop after 0.04 s; the
+# bridge waits up to 0.5 s for a late answer before it asks again, so a
+# busy machine has 0.4 s of slack (the 0.25/0.08 s of before failed at load
+# 10).
+fake late 'if [ $n = 1 ]; then sleep 0.12; echo "move f2-j2"; else echo "move e1-e4"; fi'
+ARGS="--settle 0" run late "position start" "go infinite" "sleep 0.04" "stop" "go movetime 2000"
 check "$(cat "$T/late.rc")/$(grep bestmove "$T/late.out" | tail -1)" "0/bestmove e1-e4" \
     "stop: the late answer of the stopped search is dropped"
 check "$(count 'dropped the late move f2-j2' "$T/late.err")" 1 "stop: the drop is logged"
