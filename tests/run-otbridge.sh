@@ -16,7 +16,10 @@ trap 'rm -rf "$T"' EXIT
 for p in "$REF" "$OTB" "$BIN/medan-opentafl" "$BIN/medan-fetlar"; do
     [ -x "$p" ] || { echo "run-otbridge: $p missing" >&2; exit 1; }
 done
-LOOP="cmd=$OTB arg=--settle arg=0 arg=--medan-limits arg=-- arg=$BIN/medan-opentafl"
+# --grace 5000: on a busy machine (or a sanitizer build) the chain
+# otbridge -> opentafl -> fetlar can take over a second for a 20 ms move;
+# the bridge must not give its child up for that in a test.
+LOOP="cmd=$OTB arg=--settle arg=0 arg=--grace arg=5000 arg=--medan-limits arg=-- arg=$BIN/medan-opentafl"
 
 # --- the conformance battery ------------------------------------------------
 # Latency figures are reported (SLOW lines), not asserted: the chain
@@ -99,12 +102,25 @@ run silent "position start" "$go" "sleep 1.5" "$go"
 check "$(cat "$T/silent.rc")/$(count '^bestmove' "$T/silent.out")/$(count '^error' "$T/silent.out")" \
     "2/1/1" "no answer: a fallback move once, then an error"
 
-# The first answer comes 0.12 s after play, the stop after 0.04 s; the
-# bridge waits up to 0.5 s for a late answer before it asks again, so a
-# busy machine has 0.4 s of slack (the 0.25/0.08 s of before failed at load
-# 10).
-fake late 'if [ $n = 1 ]; then sleep 0.12; echo "move f2-j2"; else echo "move e1-e4"; fi'
-ARGS="--settle 0" run late "position start" "go infinite" "sleep 0.04" "stop" "go movetime 2000"
+# A late answer: the fake answers its first play only 0.1 s after the
+# bridge's `finish` (stop), which is later than the bridge waits at the
+# stop, so the bridge plays a fallback move; the answer must then be
+# dropped, not taken for the next search's move.  The stop comes 1 s after
+# the go (the bridge has asked by then even on a busy machine) and the next
+# go 1 s after the stop (the late answer is there by then).
+cat >"$T/late.sh" <<'EOS'
+echo hello
+n=0
+while read -r cmd rest; do
+    case $cmd in
+    play) n=$((n + 1)); [ $n = 1 ] || echo "move e1-e4" ;;
+    finish) if [ $n = 1 ]; then sleep 0.1; echo "move f2-j2"; fi ;;
+    goodbye) exit 0 ;;
+    esac
+done
+EOS
+ARGS="--settle 0" run late "position start" "go infinite" "sleep 1" "stop" "sleep 1" \
+    "go movetime 2000"
 check "$(cat "$T/late.rc")/$(grep bestmove "$T/late.out" | tail -1)" "0/bestmove e1-e4" \
     "stop: the late answer of the stopped search is dropped"
 check "$(count 'dropped the late move f2-j2' "$T/late.err")" 1 "stop: the drop is logged"
