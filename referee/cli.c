@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "tournament.h"
 
 struct keylist {
     char **kv;
@@ -216,6 +217,9 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
                 FAIL(-1);
             m->games = (int)x;
+        } else if (ref_cli_tournament_flag(m, argc, argv, &i, &rc)) {
+            if (rc < 0)
+                FAIL(-1);
         } else if (strcmp(a, "--concurrency") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 256, &x))
                 FAIL(-1);
@@ -323,10 +327,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         FAIL(bad("%s%s", check_mode ? "check needs --engine cmd=..."
                                       : "a match needs at least two --engine",
                    ""));
-    if (!check_mode && m->nseats == 2 && neng != 2)
-        FAIL(bad("a two-seat game takes exactly two engines%s%s", "", ""));
-    if (neng > m->nseats && !check_mode)
-        FAIL(bad("more engines than seats%s%s", "", ""));
+    if (!check_mode && ref_cli_tournament_check(m, neng, sprt_given) < 0)
+        FAIL(-1);
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
     m->tc = xcalloc((size_t)neng, sizeof *m->tc);

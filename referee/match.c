@@ -14,24 +14,6 @@
 
 #define SEED_MASK ((1ULL << 53) - 1)
 
-int ref_group_size(const struct ref_match *m);
-int ref_group_size(const struct ref_match *m)
-{
-    return m->nseats > 2 ? m->nseats : 2;
-}
-
-int ref_group_of(const struct ref_match *m, int game)
-{
-    return (game - 1) / ref_group_size(m);
-}
-
-void ref_schedule(const struct ref_match *m, int game, int seat_eng[])
-{
-    int gs = ref_group_size(m), r = (game - 1) % gs;
-    for (int s = 0; s < m->nseats; s++)
-        seat_eng[s] = ((s + r) % m->nseats) % m->neng;
-}
-
 int ref_in_shard(const struct ref_match *m, int game)
 {
     if (m->shard_n <= 1)
