@@ -121,16 +121,31 @@ static void fmt_elo1(char *b, size_t n, double x)
         snprintf(b, n, "%+.1f", fabs(x) < 0.05 ? 0.0 : x);
 }
 
+void ref_tournament_ratings(int n, const double *games, const double *points,
+                            double *elo, double *lo, double *hi, int *best,
+                            int *worst)
+{
+    double *se = xcalloc((size_t)n, sizeof *se);
+    if (ref_ratings(n, games, points, elo, se) < 0)
+        for (int i = 0; i < n; i++)
+            se[i] = NAN;
+    for (int i = 0; i < n; i++) {
+        lo[i] = isnan(se[i]) ? NAN : elo[i] - REF_Z95 * se[i];
+        hi[i] = isnan(se[i]) ? NAN : elo[i] + REF_Z95 * se[i];
+    }
+    ref_rank_ranges(n, lo, hi, best, worst);
+    free(se);
+}
+
 void ref_table_crosstable(const struct ref_table *t, FILE *f)
 {
     int n = t->neng, *order, *best, *worst, *ng;
-    double *games, *points, *elo, *se, *lo, *hi, *pt;
+    double *games, *points, *elo, *lo, *hi, *pt;
     if (n < 3 || t->nseats != 2)
         return;
     games = xcalloc((size_t)n * n, sizeof *games);
     points = xcalloc((size_t)n * n, sizeof *points);
     elo = xcalloc((size_t)n, sizeof *elo);
-    se = xcalloc((size_t)n, sizeof *se);
     lo = xcalloc((size_t)n, sizeof *lo);
     hi = xcalloc((size_t)n, sizeof *hi);
     pt = xcalloc((size_t)n, sizeof *pt);
@@ -149,15 +164,9 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f)
             pt[a] += p;
             ng[a] += g;
         }
-    if (ref_ratings(n, games, points, elo, se) < 0)
-        for (int i = 0; i < n; i++)
-            se[i] = NAN;
-    for (int i = 0; i < n; i++) {
-        lo[i] = isnan(se[i]) ? NAN : elo[i] - REF_Z95 * se[i];
-        hi[i] = isnan(se[i]) ? NAN : elo[i] + REF_Z95 * se[i];
+    ref_tournament_ratings(n, games, points, elo, lo, hi, best, worst);
+    for (int i = 0; i < n; i++)
         order[i] = i;
-    }
-    ref_rank_ranges(n, lo, hi, best, worst);
     /* by Elo, best first (insertion sort: n is small; ties keep order) */
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && elo[order[j]] > elo[order[j - 1]]; j--) {
@@ -209,7 +218,6 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f)
     free(games);
     free(points);
     free(elo);
-    free(se);
     free(lo);
     free(hi);
     free(pt);

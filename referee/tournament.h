@@ -25,6 +25,12 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f);
  * i's lower bound.  A NaN bound counts as unbounded. */
 void ref_rank_ranges(int n, const double *lo, const double *hi, int *best,
                      int *worst);
+/* Elo (ref_ratings), its 95% interval and rank range of n engines from
+ * the games[i*n+j] and points[i*n+j] of i against j; lo/hi NaN when the
+ * engines fall apart into groups that never met. */
+void ref_tournament_ratings(int n, const double *games, const double *points,
+                            double *elo, double *lo, double *hi, int *best,
+                            int *worst);
 /* The number of games a match command line schedules (for `parallel`'s
  * merge), or -1 when it cannot tell. */
 long long ref_tournament_total_args(int argc, char **argv);
