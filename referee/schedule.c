@@ -76,6 +76,11 @@ static void locate(const struct ref_match *m, int game, int *round, int *p,
     long long P = ref_sched_pairings(m->tournament, m->neng);
     long long k = game - 1, per_round = P * G;
     assert(game >= 1 && P >= 1);
+    if (G < 1) { /* no length set (a bare struct): one endless encounter */
+        *round = *p = 0;
+        *j = (int)k;
+        return;
+    }
     *round = (int)(k / per_round);
     *p = (int)(k % per_round / G);
     *j = (int)(k % G);
@@ -89,6 +94,8 @@ int ref_group_of(const struct ref_match *m, int game)
     locate(m, game, &round, &p, &j);
     G = m->encounter_games > 0 ? m->encounter_games : m->games;
     P = ref_sched_pairings(m->tournament, m->neng);
+    if (G < 1)
+        return j / 2;
     Q = (G + 1) / 2;
     if (G % 2 && j == G - 1 && round % 2 && !m->noswap)
         round--; /* the lone game: same opening as in the round before */
