@@ -751,6 +751,20 @@ struct resume_ctx {
     char err[256];
 };
 
+/* The record's seats hold the engines the schedule puts there. */
+static int resume_seats_fit(const struct ref_match *m,
+                            const struct ref_record *r)
+{
+    int se[GAME_MAX_SEATS];
+    if (r->nseats != m->nseats || r->game < 1)
+        return 0;
+    ref_schedule(m, r->game, se);
+    for (int s = 0; s < m->nseats; s++)
+        if (strcmp(r->seat_name[s], m->eng[se[s]].name) != 0)
+            return 0;
+    return 1;
+}
+
 static void resume_one(void *ctx, const struct ref_record *r)
 {
     struct resume_ctx *c = ctx;
@@ -763,6 +777,14 @@ static void resume_one(void *ctx, const struct ref_record *r)
         snprintf(c->err, sizeof c->err,
                  "game %d in the results file is from another match "
                  "(game, parameters, seed or length differ)", r->game);
+        return;
+    }
+    if (!resume_seats_fit(m, r)) {
+        c->bad = 1;
+        snprintf(c->err, sizeof c->err,
+                 "game %d in the results file has other engines in its seats "
+                 "than this schedule (engines, --tournament, --rounds, "
+                 "--games or --noswap differ)", r->game);
         return;
     }
     if (m->hidden) {

@@ -396,6 +396,18 @@ $REF report "$T/rr.jsonl" --html "$T/rr.html" >/dev/null 2>&1
 grep -q '<h2>Crosstable</h2>' "$T/rr.html" && grep -q '<td>3/4</td>\|<td>[0-9.]*/4</td>' "$T/rr.html" &&
     ok "report: a tournament gets its crosstable" || bad "report: no crosstable"
 
+# --resume of a tournament: the missing games only; another schedule refused
+head -n 5 "$T/rr.jsonl" >"$T/rres.jsonl"
+tour $m3 --games 4 --resume --results "$T/rres.jsonl" >/dev/null 2>&1
+strip "$T/rres.jsonl" >"$T/rres.s"
+cmp -s "$T/rr.s" "$T/rres.s" && ok "tournament --resume: the same 12 games as one run" ||
+    bad "tournament --resume: games differ"
+head -n 5 "$T/rr.jsonl" >"$T/rres.jsonl"
+tour $m3 --games 4 --noswap --resume --results "$T/rres.jsonl" >"$T/rres.out" 2>&1
+check "$?/$(lines "$T/rres.jsonl")" "1/5" "tournament --resume with another schedule (--noswap): refused"
+grep -q 'other engines in its seats' "$T/rres.out" && ok "tournament --resume: says why" ||
+    bad "tournament --resume: $(cat "$T/rres.out")"
+
 # refused combinations
 tour $m3 --sprt elo0=0 elo1=10 --results "$T/x.jsonl" >"$T/x.out" 2>&1
 check "$?" 1 "--sprt in a tournament of 3: refused (usage)"
