@@ -81,6 +81,11 @@ int ref_cli_tournament_check(struct ref_match *m, int neng, int sprt_given)
         return tbad("the schedule has more than 100000000 games%s", "");
     m->encounter_games = m->games;
     m->games = (int)total;
+    if (m->nseats > 2 && neng > m->nseats && total % (neng * m->nseats))
+        fprintf(stderr, "medan-referee: note: %d engines over %d seats: every "
+                "engine plays every seat equally often when the games are a "
+                "multiple of %d (%lld scheduled)\n", neng, m->nseats,
+                neng * m->nseats, total);
     return 0;
 }
 

@@ -432,6 +432,12 @@ $REF --game battalion players=3 --engine name=a $b --engine name=b $b \
     --engine name=c $b --engine name=d $b --tournament gauntlet --each tc=10+0.1 \
     --logdir none >"$T/x.out" 2>&1
 check "$?" 1 "battalion --tournament gauntlet: refused"
+$REF --game battalion players=3 --engine name=a $b --engine name=b $b \
+    --engine name=c $b --engine name=d $b --each tc=10+0.1 --games 6 --seed 4 \
+    --key-from-seed --logdir none --quiet >"$T/b6.out" 2>&1
+grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.out" &&
+    ok "battalion rotation: a schedule that cannot balance the seats gets a note" ||
+    bad "battalion rotation: no note for 6 games of 4 engines"
 
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
