@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "tournament.h"
 
 struct keylist {
     char **kv;
@@ -310,6 +311,9 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
                 FAIL(-1);
             m->games = (int)x;
+        } else if (ref_cli_tournament_flag(m, argc, argv, &i, &rc)) {
+            if (rc < 0)
+                FAIL(-1);
         } else if (strcmp(a, "--concurrency") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 256, &x))
                 FAIL(-1);
@@ -439,10 +443,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         FAIL(bad("%s%s", check_mode ? "check needs --engine cmd=..."
                                       : "a match needs at least two --engine",
                    ""));
-    if (!check_mode && m->nseats == 2 && neng != 2)
-        FAIL(bad("a two-seat game takes exactly two engines%s%s", "", ""));
-    if (neng > m->nseats && !check_mode)
-        FAIL(bad("more engines than seats%s%s", "", ""));
+    if (!check_mode && ref_cli_tournament_check(m, neng, sprt_given) < 0)
+        FAIL(-1);
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
     m->tc = xcalloc((size_t)neng, sizeof *m->tc);
@@ -627,6 +629,7 @@ void ref_cli_help(void)
 "\n"
 "usage:\n"
 "  medan-referee --game G [key=value...] --engine KEYS... --engine KEYS...\n"
+"                [--engine KEYS...]... (3+ engines: a tournament)\n"
 "                [--each KEYS...] [options]\n"
 "  medan-referee merge [--games N] [--sprt ...] [--output F] a.jsonl b.jsonl ...\n"
 "  medan-referee parallel --shards N [--jobs J] [--sshlogin H]... [--dry-run]\n"
@@ -649,7 +652,17 @@ void ref_cli_help(void)
 "match options:\n"
 "  --game G [k=v...]       game and its parameters (palagan size=6,\n"
 "                          battalion players=4), sent with newgame\n"
-"  --games N               games in the schedule (default 2: one pair)\n"
+"  --games N               games per encounter (default 2: one pair); two\n"
+"                          engines, one round: the games of the match\n"
+"  --rounds N              rounds (default 1): all encounters N times\n"
+"  --tournament round-robin|gauntlet\n"
+"                          two seats, N engines: every pair (the default\n"
+"                          with more than two), or engine 1 against each\n"
+"                          other; games = rounds x --games x pairings.\n"
+"                          N-seat games rotate any number of engines over\n"
+"                          the seats (every engine in every seat alike)\n"
+"  --repeat                each opening with both colours (the default)\n"
+"  --noswap                no colour swap: the engine listed first in seat 1\n"
 "  --concurrency N         games at once (default 1)\n"
 "  --seed S                match seed (default 0): openings, deals, Seed option\n"
 "  --key-file F            hidden information: the secret deal key in F (made\n"
@@ -666,11 +679,13 @@ void ref_cli_help(void)
 "  --event T  --site T     the Event and Site tags of the records\n"
 "  --sprt elo0=E0 elo1=E1 alpha=A beta=B [model=logistic|normalized]\n"
 "                          stop when the SPRT (GSPRT on pairs) decides\n"
+"                          (two engines only)\n"
 "  --results F             JSON Lines record per game (flushed per game)\n"
 "  --records F             PGN-style records\n"
 "  --resume                continue the match in --results F\n"
 "  --recover               restart a crashed or hung engine and go on\n"
 "  --shard i/n             play the i-th of n shards (every n-th pair/deal)\n"
+"                          (merge --games N: N = the whole schedule)\n"
 "  --logdir D              engines' stderr logs (default referee-logs; none)\n"
 "  --trace                 also log the protocol exchange there\n"
 "  --log-limit SIZE        cap each log file (default 4M; k M G; 0 = none)\n"

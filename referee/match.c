@@ -14,24 +14,6 @@
 
 #define SEED_MASK ((1ULL << 53) - 1)
 
-int ref_group_size(const struct ref_match *m);
-int ref_group_size(const struct ref_match *m)
-{
-    return m->nseats > 2 ? m->nseats : 2;
-}
-
-int ref_group_of(const struct ref_match *m, int game)
-{
-    return (game - 1) / ref_group_size(m);
-}
-
-void ref_schedule(const struct ref_match *m, int game, int seat_eng[])
-{
-    int gs = ref_group_size(m), r = (game - 1) % gs;
-    for (int s = 0; s < m->nseats; s++)
-        seat_eng[s] = ((s + r) % m->nseats) % m->neng;
-}
-
 int ref_in_shard(const struct ref_match *m, int game)
 {
     if (m->shard_n <= 1)
@@ -789,6 +771,20 @@ struct resume_ctx {
     char err[256];
 };
 
+/* The record's seats hold the engines the schedule puts there. */
+static int resume_seats_fit(const struct ref_match *m,
+                            const struct ref_record *r)
+{
+    int se[GAME_MAX_SEATS];
+    if (r->nseats != m->nseats || r->game < 1)
+        return 0;
+    ref_schedule(m, r->game, se);
+    for (int s = 0; s < m->nseats; s++)
+        if (strcmp(r->seat_name[s], m->eng[se[s]].name) != 0)
+            return 0;
+    return 1;
+}
+
 static void resume_one(void *ctx, const struct ref_record *r)
 {
     struct resume_ctx *c = ctx;
@@ -801,6 +797,14 @@ static void resume_one(void *ctx, const struct ref_record *r)
         snprintf(c->err, sizeof c->err,
                  "game %d in the results file is from another match "
                  "(game, parameters, seed or length differ)", r->game);
+        return;
+    }
+    if (!resume_seats_fit(m, r)) {
+        c->bad = 1;
+        snprintf(c->err, sizeof c->err,
+                 "game %d in the results file has other engines in its seats "
+                 "than this schedule (engines, --tournament, --rounds, "
+                 "--games or --noswap differ)", r->game);
         return;
     }
     if (m->hidden) {

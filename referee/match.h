@@ -11,6 +11,7 @@
 #include "client.h"
 #include "opening.h"
 #include "record.h"
+#include "schedule.h"
 #include "table.h"
 #include "tc.h"
 
@@ -24,7 +25,13 @@ struct ref_match {
     struct ref_engine_spec *eng;
     struct ref_tc *tc;       /* per engine */
     int neng;
-    int games;               /* games in the schedule */
+    int games;               /* games in the schedule (all rounds) */
+    /* Tournament (schedule.h): --games is games per encounter, the
+     * schedule has rounds x encounter_games x pairings games. */
+    int tournament;          /* REF_TOUR_* */
+    int rounds;              /* --rounds (default 1) */
+    int encounter_games;     /* --games as given */
+    int noswap;              /* --noswap: first-listed engine in seat 1 */
     int concurrency;
     uint64_t seed;
     /* Hidden-information games: the deal seeds and the engines' Seed
@@ -71,10 +78,8 @@ enum {
     REF_KEY_SEED        /* --key-from-seed: public, guessable */
 };
 
-/* The schedule: engines per seat of game (1-based), its group (pair or
- * deal) and whether it is in this shard. */
-void ref_schedule(const struct ref_match *m, int game, int seat_eng[]);
-int ref_group_of(const struct ref_match *m, int game);
+/* The schedule (engines per seat, groups) is in schedule.h; whether a
+ * game is in this shard: */
 int ref_in_shard(const struct ref_match *m, int game);
 /* Seeds of perfect-information games: of a group (opening) and of an
  * engine in a seat (mix64: reproducible, not secret). */

@@ -13,6 +13,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "tournament.h"
 
 #define MAX_HOSTS 64
 
@@ -104,6 +105,8 @@ int ref_parallel_main(int argc, char **argv, const char *self,
     struct sbuf cmd;
     char **pargv = NULL, **margv = NULL, *shardv = NULL;
     int npargv = 0;
+    long long total;
+    char totalbuf[24];
     char suffix[48], tmp[96], *ret[3] = {NULL, NULL, NULL}, **owned = NULL;
 
     sbuf_init(&cmd);
@@ -257,9 +260,11 @@ int ref_parallel_main(int argc, char **argv, const char *self,
 
     /* Merge: merge --games N --output F [--sprt ...] shard files. */
     margv = xcalloc((size_t)(argc + shards + 8), sizeof *margv);
-    if (games) {
+    /* --games is per encounter: merge wants the whole schedule. */
+    if (games && (total = ref_tournament_total_args(argc, argv)) > 0) {
+        snprintf(totalbuf, sizeof totalbuf, "%lld", total);
         margv[margc++] = "--games";
-        margv[margc++] = (char *)games;
+        margv[margc++] = totalbuf;
     }
     for (int i = 0; i < argc; i++)
         if (strcmp(argv[i], "--sprt") == 0) {

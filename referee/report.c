@@ -10,6 +10,7 @@
 #include "core/util.h"
 #include "record.h"
 #include "stats.h"
+#include "tournament.h"
 
 #define MAX_ENG 16
 #define MAX_REASONS 24
@@ -552,6 +553,63 @@ static void table_nseat(FILE *f, const struct report *R)
     fprintf(f, "</table>\n");
 }
 
+/* Two seats, more than two engines (a tournament): Elo per engine with
+ * its interval and rank range, and the crosstable. */
+static void table_tournament(FILE *f, const struct report *R)
+{
+    int n = R->neng, best[MAX_ENG], worst[MAX_ENG];
+    double games[MAX_ENG * MAX_ENG] = {0}, points[MAX_ENG * MAX_ENG] = {0};
+    double elo[MAX_ENG], lo[MAX_ENG], hi[MAX_ENG];
+    for (int i = 0; i < R->n; i++) {
+        const struct rgame *g = &R->g[i];
+        int a = g->eng[0], b = g->eng[1];
+        if (a == b)
+            continue;
+        games[a * n + b]++;
+        games[b * n + a]++;
+        points[a * n + b] += g->outcome[0] / 2.0;
+        points[b * n + a] += g->outcome[1] / 2.0;
+    }
+    ref_tournament_ratings(n, games, points, elo, lo, hi, best, worst);
+    fprintf(f, "<h2>Ratings</h2>\n<table><tr><th>engine</th><th>games</th><th>points</th>"
+               "<th>Elo</th><th>95%% interval</th><th>ranks</th></tr>\n");
+    for (int e = 0; e < n; e++) {
+        double gs = 0, ps = 0;
+        for (int o = 0; o < n; o++)
+            gs += games[e * n + o], ps += points[e * n + o];
+        fprintf(f, "<tr><td>");
+        esc(f, R->eng[e]);
+        fprintf(f, "</td><td>%.0f</td><td>%g</td><td>%+.1f</td>", gs, ps, elo[e]);
+        if (isnan(lo[e]))
+            fprintf(f, "<td>?</td>");
+        else
+            fprintf(f, "<td>[%+.1f, %+.1f]</td>", lo[e], hi[e]);
+        fprintf(f, "<td>%d&ndash;%d</td></tr>\n", best[e], worst[e]);
+    }
+    fprintf(f, "</table>\n<p class=\"note\">Maximum-likelihood logistic Elo (mean 0); ranks: "
+               "the range the 95%% intervals allow.</p>\n<h2>Crosstable</h2>\n"
+               "<table><tr><th></th>");
+    for (int e = 0; e < n; e++) {
+        fprintf(f, "<th>");
+        esc(f, R->eng[e]);
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "</tr>\n");
+    for (int a = 0; a < n; a++) {
+        fprintf(f, "<tr><th>");
+        esc(f, R->eng[a]);
+        fprintf(f, "</th>");
+        for (int b = 0; b < n; b++)
+            if (a == b || !games[a * n + b])
+                fprintf(f, "<td>%s</td>", a == b ? "&ndash;" : ".");
+            else
+                fprintf(f, "<td>%g/%g</td>", points[a * n + b], games[a * n + b]);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n<p class=\"note\">Points of the row engine against the column "
+               "engine / games.</p>\n");
+}
+
 static int usage(const char *why)
 {
     if (why)
@@ -649,7 +707,10 @@ int ref_report_main(int argc, char **argv)
             chart_sprt(f, &R, &sp);
         chart_openings(f, &R);
     } else {
-        table_nseat(f, &R);
+        if (R.nseats == 2)
+            table_tournament(f, &R);
+        else
+            table_nseat(f, &R);
         if (have_sprt)
             fprintf(f, "<p class=\"note\">The SPRT needs two engines in a two-seat game.</p>\n");
     }

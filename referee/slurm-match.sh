@@ -85,6 +85,13 @@ fi
 results=$(opt --results "$@")
 [ -n "$results" ] || usage
 games=$(opt --games "$@")
+# In a tournament (--rounds, --tournament, more than two engines) --games
+# is per encounter: merge then checks up to the highest game it sees.
+neng=0
+for a in "$@"; do
+    case "$a" in --engine) neng=$((neng + 1)) ;; --rounds|--tournament) neng=99 ;; esac
+done
+[ "$neng" -le 2 ] || games=""
 SBATCH=${SBATCH:-sbatch}
 # shellcheck disable=SC2086
 job=$(MEDAN_SHARDS=$n MEDAN_REFEREE=$REF $SBATCH --parsable --export=ALL \

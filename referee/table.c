@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "tournament.h"
 
 const char *const ref_fail_reason[REF_F_N] = {
     "time_forfeit", "illegal_move", "crash", "stall", "engine_error"};
@@ -339,6 +340,8 @@ void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
     fputc('\n', f);
     if (t->nseats == 2)
         print_twoseat(t, sprt, f);
+    if (t->nseats == 2 && t->neng > 2)
+        ref_table_crosstable(t, f);
     else if (t->nseats > 2)
         print_nseat(t, f);
     fflush(f);

@@ -80,6 +80,30 @@ if command -v parallel >/dev/null 2>&1; then
         bad "parallel, hidden information: the shards dealt other cards"
 fi
 
+# A tournament (a gauntlet of 4, two rounds of 3 games an encounter): the
+# merged shards equal one run, and merge is told the whole schedule (18).
+if command -v parallel >/dev/null 2>&1; then
+    tg="--game loa --engine name=a cmd=$ABS/medan-loa --engine name=g cmd=$ABS/medan-loa
+        option.Strategy=greedy --engine name=r cmd=$ABS/medan-loa option.Strategy=random
+        --engine name=s cmd=$ABS/medan-loa option.Strategy=random --tournament gauntlet
+        --rounds 2 --games 3 --each depth=2 --seed 5 --openings random-plies=4 --logdir none"
+    $REF $tg --quiet --results "$T/t1.jsonl" >"$T/t1.out" 2>&1
+    $REF parallel --shards 3 --jobs 2 $tg --results "$T/tp.jsonl" >"$T/tp.out" 2>&1
+    check "$?/$(wc -l <"$T/tp.jsonl" | tr -d ' ')" "0/18" "parallel tournament: exit 0, 18 games"
+    norm "$T/t1.jsonl" >"$T/t1.n"
+    norm "$T/tp.jsonl" >"$T/tp.n"
+    cmp -s "$T/t1.n" "$T/tp.n" && ok "parallel tournament: 3 shards merged = the single run, game for game" ||
+        bad "parallel tournament: merged games differ from the single run"
+    sed -n '/^Crosstable/,/^s /p' "$T/t1.out" >"$T/t1.x"
+    sed -n '/^Crosstable/,/^s /p' "$T/tp.out" >"$T/tp.x"
+    [ -s "$T/t1.x" ] && cmp -s "$T/t1.x" "$T/tp.x" && ok "parallel tournament: the same crosstable" ||
+        bad "parallel tournament: crosstables differ"
+    rm "$T/tp.jsonl.shard-3-of-3"
+    $REF merge --games 18 --output "$T/tm.jsonl" "$T"/tp.jsonl.shard-*-of-3 >"$T/tm.out" 2>&1
+    grep -q '^Missing: [0-9]* of 18 games' "$T/tm.out" && ok "tournament merge: a missing shard is reported" ||
+        bad "tournament merge: $(head -3 "$T/tm.out")"
+fi
+
 # --- Slurm (a fake sbatch runs the array here) ----------------------------------
 SBATCH=$SBATCH MEDAN_REFEREE="$ABS/medan-referee" sh "$BIN/medan-slurm-match" 3 "$@" \
     --results "$T/slurm.jsonl" >"$T/slurm.out" 2>&1

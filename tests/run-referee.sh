@@ -382,6 +382,122 @@ grep -q "Results (game loa): $fin games" "$T/int.out" &&
 sleep 0.5
 pgrep -f "$tag" >/dev/null && bad "SIGINT: engines left running" || ok "SIGINT: no engine left"
 
+# --- tournaments (issue 14): N engines, --rounds, --games per encounter ------
+m3="--engine name=a cmd=$MOCK arg=--game arg=loa --engine name=b cmd=$MOCK arg=--game arg=loa --engine name=c cmd=$MOCK arg=--game arg=loa"
+m4="$m3 --engine name=d cmd=$MOCK arg=--game arg=loa"
+tour() { $REF --game loa --each tc=5+0.05 --openings random-plies=3 --seed 21 \
+    --logdir none --quiet "$@"; }
+# "x y px py" per game: seat names and points
+pts() { sed -n 's/.*"seats":\["\([^"]*\)","\([^"]*\)"\].*"scores":\[\([0-9.]*\),\([0-9.]*\)\].*/\1 \2 \3 \4/p' "$1"; }
+# the crosstable of a table output as "row col cell" lines
+xtab() { awk '/^Crosstable/ {on = 1; next}
+    on == 1 {n = NF; for (k = 1; k <= NF; k++) col[k] = $k; on = 2; left = n; next}
+    on == 2 && left > 0 {for (k = 1; k <= n; k++) print $1, col[k], $(k + 1); left--}' "$1" | sort; }
+# the same from the records
+xrec() { pts "$1" | awk '{g[$1" "$2]++; g[$2" "$1]++; p[$1" "$2] += $3; p[$2" "$1] += $4; e[$1]; e[$2]}
+    END {for (x in e) for (y in e) { k = x" "y
+        if (x == y) c = "-"; else if (!g[k]) c = "."; else c = sprintf("%g/%g", p[k], g[k])
+        print x, y, c }}' | sort; }
+
+tour $m3 --games 4 --results "$T/rr.jsonl" >"$T/rr.out" 2>&1
+check "$?/$(lines "$T/rr.jsonl")" "0/12" "round-robin of 3, --games 4: 3 pairings x 4 = 12 games"
+check "$(pts "$T/rr.jsonl" | awk '{print $1, $2}' | sort | uniq -c | awk '{print $1}' | sort -u)/$(pts "$T/rr.jsonl" | awk '{print $1, $2}' | sort -u | wc -l | tr -d ' ')" \
+    "2/6" "round-robin: every pairing with each colour twice"
+check "$(grep -o '"opening":"[^"]*"' "$T/rr.jsonl" | sort | uniq -c | awk '{print $1}' | sort -u)" 2 \
+    "round-robin: each opening played twice (colour-swapped pair)"
+grep -q '^Crosstable' "$T/rr.out" && grep -q '^Ratings (3 engines' "$T/rr.out" &&
+    ok "round-robin: ratings and crosstable printed" || bad "round-robin: no crosstable"
+xtab "$T/rr.out" >"$T/rr.x"; xrec "$T/rr.jsonl" >"$T/rr.r"
+[ "$(lines "$T/rr.x")" = 9 ] && cmp -s "$T/rr.x" "$T/rr.r" &&
+    ok "round-robin: crosstable agrees with the records" ||
+    bad "round-robin: crosstable differs from the records: $(diff "$T/rr.x" "$T/rr.r" | tr '\n' ' ')"
+check "$(awk '/^Ratings/ {on = 1; next} on && $1 ~ /^[0-9]+$/ {n++; s += $4} /^Crosstable/ {on = 0}
+    END {print n, s}' "$T/rr.out")" "3 12" "ratings: one row per engine, points add up to the games"
+
+tour $m4 --tournament gauntlet --games 2 --results "$T/ga.jsonl" >"$T/ga.out" 2>&1
+check "$?/$(lines "$T/ga.jsonl")" "0/6" "gauntlet of 4, --games 2: 3 encounters x 2 = 6 games"
+check "$(pts "$T/ga.jsonl" | awk '$1 != "a" && $2 != "a"' | wc -l | tr -d ' ')/$(pts "$T/ga.jsonl" | awk '{print ($1 == "a" ? $2 : $1)}' | sort | uniq -c | awk '{print $1}' | sort -u)" \
+    "0/2" "gauntlet: the first engine in every game, 2 games against each other"
+xtab "$T/ga.out" >"$T/ga.x"; xrec "$T/ga.jsonl" >"$T/ga.r"
+cmp -s "$T/ga.x" "$T/ga.r" && grep -q '^b c \.$' "$T/ga.x" &&
+    ok "gauntlet: crosstable agrees with the records (b and c never met)" ||
+    bad "gauntlet: crosstable: $(diff "$T/ga.x" "$T/ga.r" | tr '\n' ' ')"
+
+tour $m3 --rounds 2 --games 3 --results "$T/ro.jsonl" >/dev/null 2>&1
+check "$(lines "$T/ro.jsonl")" 18 "--rounds 2 --games 3, 3 engines: 2 x 3 x 3 = 18 games"
+check "$(pts "$T/ro.jsonl" | awk '{print $1, $2}' | sort | uniq -c | awk '{print $1}' | sort -u)" 3 \
+    "--rounds 2 --games 3: colours balance over the rounds (3 + 3 per pairing)"
+tour $good --engine name=other cmd=$MOCK arg=--game arg=loa --rounds 3 --games 2 \
+    --results "$T/r2.jsonl" >/dev/null 2>&1
+check "$(lines "$T/r2.jsonl")" 6 "two engines, --rounds 3 --games 2: 6 games"
+
+tour $m3 --games 2 --noswap --results "$T/ns.jsonl" >/dev/null 2>&1
+check "$(lines "$T/ns.jsonl")/$(pts "$T/ns.jsonl" | awk '$1 > $2' | wc -l | tr -d ' ')" "6/0" \
+    "--noswap: the engine listed first always in seat 1"
+
+# determinism: concurrency, shards + merge (table and crosstable alike)
+tour $m3 --games 4 --concurrency 2 --results "$T/rr2.jsonl" >/dev/null 2>&1
+strip "$T/rr.jsonl" >"$T/rr.s"; strip "$T/rr2.jsonl" >"$T/rr2.s"
+cmp -s "$T/rr.s" "$T/rr2.s" && ok "tournament: same games at concurrency 1 and 2" ||
+    bad "tournament: games differ between concurrency 1 and 2"
+tour $m3 --games 4 --shard 1/2 --results "$T/rs1.jsonl" >/dev/null 2>&1
+tour $m3 --games 4 --shard 2/2 --results "$T/rs2.jsonl" >/dev/null 2>&1
+cat "$T/rs1.jsonl" "$T/rs2.jsonl" >"$T/rs.jsonl"; strip "$T/rs.jsonl" >"$T/rs.s"
+[ "$(lines "$T/rs1.jsonl")" -gt 0 ] && [ "$(lines "$T/rs2.jsonl")" -gt 0 ] &&
+    cmp -s "$T/rr.s" "$T/rs.s" && ok "tournament: shards 1/2 + 2/2 = the whole schedule" ||
+    bad "tournament: shards differ from the whole schedule"
+$REF merge --games 12 "$T/rs1.jsonl" "$T/rs2.jsonl" >"$T/rm.out" 2>&1
+check "$?" 0 "tournament merge: nothing missing of 12"
+xtab "$T/rm.out" >"$T/rm.x"
+cmp -s "$T/rm.x" "$T/rr.x" && ok "tournament merge: the same crosstable as the single run" ||
+    bad "tournament merge: crosstable differs"
+$REF report "$T/rr.jsonl" --html "$T/rr.html" >/dev/null 2>&1
+grep -q '<h2>Crosstable</h2>' "$T/rr.html" && grep -q '<td>3/4</td>\|<td>[0-9.]*/4</td>' "$T/rr.html" &&
+    ok "report: a tournament gets its crosstable" || bad "report: no crosstable"
+
+# --resume of a tournament: the missing games only; another schedule refused
+head -n 5 "$T/rr.jsonl" >"$T/rres.jsonl"
+tour $m3 --games 4 --resume --results "$T/rres.jsonl" >/dev/null 2>&1
+strip "$T/rres.jsonl" >"$T/rres.s"
+cmp -s "$T/rr.s" "$T/rres.s" && ok "tournament --resume: the same 12 games as one run" ||
+    bad "tournament --resume: games differ"
+head -n 5 "$T/rr.jsonl" >"$T/rres.jsonl"
+tour $m3 --games 4 --noswap --resume --results "$T/rres.jsonl" >"$T/rres.out" 2>&1
+check "$?/$(lines "$T/rres.jsonl")" "1/5" "tournament --resume with another schedule (--noswap): refused"
+grep -q 'other engines in its seats' "$T/rres.out" && ok "tournament --resume: says why" ||
+    bad "tournament --resume: $(cat "$T/rres.out")"
+
+# refused combinations
+tour $m3 --sprt elo0=0 elo1=10 --results "$T/x.jsonl" >"$T/x.out" 2>&1
+check "$?" 1 "--sprt in a tournament of 3: refused (usage)"
+grep -q 'exactly two engines' "$T/x.out" && ok "--sprt in a tournament: says why" ||
+    bad "--sprt in a tournament: $(cat "$T/x.out")"
+tour $m3 --tournament swiss >"$T/x.out" 2>&1
+check "$?" 1 "--tournament swiss: refused"
+
+# N seats: 4 engines over 3 Battalion seats, every engine in every seat
+# equally often (12 games = 4 deals)
+b="cmd=$MOCK arg=--game arg=battalion"
+$REF --game battalion players=3 --engine name=a $b --engine name=b $b \
+    --engine name=c $b --engine name=d $b --each tc=10+0.1 --games 12 --seed 4 \
+    --key-from-seed --logdir none --quiet --results "$T/b4.jsonl" >"$T/b4.out" 2>&1
+check "$?/$(lines "$T/b4.jsonl")" "0/12" "battalion players=3, 4 engines: 12 games"
+check "$(sed -n 's/.*"seats":\["\([^"]*\)","\([^"]*\)","\([^"]*\)"\].*/1 \1\n2 \2\n3 \3/p' "$T/b4.jsonl" |
+    sort | uniq -c | awk '{print $1}' | sort -u)/$(sed -n 's/.*"seats":\["\([^"]*\)","\([^"]*\)","\([^"]*\)"\].*/\1 \2 \3/p' "$T/b4.jsonl" | sort | uniq -c | wc -l | tr -d ' ')" \
+    "3/12" "battalion rotation: every engine 3 times in every seat"
+check "$(awk '$1 ~ /^[abcd]$/ && NF >= 6 && $2 == 9 {n++} END {print n}' "$T/b4.out")" 4 \
+    "battalion rotation: the table has 9 games for each of the 4 engines"
+$REF --game battalion players=3 --engine name=a $b --engine name=b $b \
+    --engine name=c $b --engine name=d $b --tournament gauntlet --each tc=10+0.1 \
+    --logdir none >"$T/x.out" 2>&1
+check "$?" 1 "battalion --tournament gauntlet: refused"
+$REF --game battalion players=3 --engine name=a $b --engine name=b $b \
+    --engine name=c $b --engine name=d $b --each tc=10+0.1 --games 6 --seed 4 \
+    --key-from-seed --logdir none --quiet >"$T/b6.out" 2>&1
+grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.out" &&
+    ok "battalion rotation: a schedule that cannot balance the seats gets a note" ||
+    bad "battalion rotation: no note for 6 games of 4 engines"
+
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
     g=${eng##*/medan-}

@@ -20,6 +20,7 @@
 #include "referee/stats.h"
 #include "referee/table.h"
 #include "referee/tc.h"
+#include "referee/tournament.h"
 
 #define NEAR(a, b, eps) assert_true(fabs((a) - (b)) < (eps))
 
@@ -594,6 +595,164 @@ static void test_schedule(void **state)
     assert_true(ref_engine_seed(7, 1, 1) < (1ULL << 53));
 }
 
+/* Tournament schedules (referee/schedule.c): a pure function of the
+ * settings and the game number. */
+static void sched_match(struct ref_match *m, int nseats, int neng, int tour,
+                        int rounds, int games, int noswap)
+{
+    memset(m, 0, sizeof *m);
+    m->nseats = nseats;
+    m->neng = neng;
+    m->tournament = tour;
+    m->rounds = rounds;
+    m->noswap = noswap;
+    m->encounter_games = games;
+    m->games = (int)ref_sched_total(nseats, neng, tour, rounds, games);
+}
+
+static void test_tournament_schedule(void **state)
+{
+    struct ref_match m;
+    int se[GAME_MAX_SEATS], a, b;
+    (void)state;
+    /* two engines, one round: today's match, game for game */
+    for (int G = 7; G <= 8; G++) {
+        sched_match(&m, 2, 2, REF_TOUR_ROUND_ROBIN, 1, G, 0);
+        assert_int_equal(m.games, G);
+        for (int g = 1; g <= G; g++) {
+            ref_schedule(&m, g, se);
+            assert_int_equal(se[0], (g - 1) % 2);
+            assert_int_equal(se[1], 1 - (g - 1) % 2);
+            assert_int_equal(ref_group_of(&m, g), (g - 1) / 2);
+        }
+    }
+    /* pairings in order */
+    assert_int_equal(ref_sched_pairings(REF_TOUR_ROUND_ROBIN, 4), 6);
+    assert_int_equal(ref_sched_pairings(REF_TOUR_GAUNTLET, 4), 3);
+    assert_int_equal(ref_sched_pairings(REF_TOUR_ROUND_ROBIN, 2), 1);
+    {
+        static const int rr[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+        for (int p = 0; p < 6; p++) {
+            ref_sched_pairing(REF_TOUR_ROUND_ROBIN, 4, p, &a, &b);
+            assert_int_equal(a, rr[p][0]);
+            assert_int_equal(b, rr[p][1]);
+        }
+        for (int p = 0; p < 3; p++) {
+            ref_sched_pairing(REF_TOUR_GAUNTLET, 4, p, &a, &b);
+            assert_int_equal(a, 0);
+            assert_int_equal(b, p + 1);
+        }
+    }
+    /* totals: rounds x games x pairings; N seats: rounds x games */
+    assert_int_equal(ref_sched_total(2, 3, REF_TOUR_ROUND_ROBIN, 2, 4), 24);
+    assert_int_equal(ref_sched_total(2, 4, REF_TOUR_GAUNTLET, 3, 2), 18);
+    assert_int_equal(ref_sched_total(3, 4, REF_TOUR_ROUND_ROBIN, 2, 12), 24);
+    /* round-robin of 3, 4 games an encounter, 2 rounds: every pairing 8
+     * games, 4 with each colour; the pairs share an opening, colours
+     * swapped; no group is used twice by different pairings */
+    sched_match(&m, 2, 3, REF_TOUR_ROUND_ROBIN, 2, 4, 0);
+    {
+        int first[3][3] = {{0}}, geng[64][2];
+        for (int g = 1; g <= m.games; g++) {
+            int grp = ref_group_of(&m, g);
+            ref_schedule(&m, g, se);
+            assert_true(se[0] != se[1]);
+            first[se[0]][se[1]]++;
+            assert_true(grp >= 0 && grp < 64);
+            if (g % 2 == 0) {
+                assert_int_equal(grp, ref_group_of(&m, g - 1));
+                assert_int_equal(se[0], geng[grp][1]);
+                assert_int_equal(se[1], geng[grp][0]);
+            } else {
+                for (int h = 1; h < g; h++)
+                    assert_true(ref_group_of(&m, h) != grp);
+                geng[grp][0] = se[0];
+                geng[grp][1] = se[1];
+            }
+        }
+        for (int x = 0; x < 3; x++)
+            for (int y = 0; y < 3; y++)
+                assert_int_equal(first[x][y], x == y ? 0 : 4);
+    }
+    /* gauntlet of 4: engine 0 in every game, against each other 2 x 2 */
+    sched_match(&m, 2, 4, REF_TOUR_GAUNTLET, 1, 2, 0);
+    assert_int_equal(m.games, 6);
+    {
+        int met[4] = {0};
+        for (int g = 1; g <= m.games; g++) {
+            ref_schedule(&m, g, se);
+            assert_true(se[0] == 0 || se[1] == 0);
+            met[se[0] + se[1]]++;
+        }
+        assert_int_equal(met[1], 2);
+        assert_int_equal(met[2], 2);
+        assert_int_equal(met[3], 2);
+    }
+    /* --noswap: the engine listed first always in seat 1 */
+    sched_match(&m, 2, 3, REF_TOUR_ROUND_ROBIN, 2, 3, 1);
+    for (int g = 1; g <= m.games; g++) {
+        ref_schedule(&m, g, se);
+        assert_true(se[0] < se[1]);
+    }
+    /* odd games per encounter over two rounds: colours balance, and the
+     * lone last games (3 and 6) share an opening, colours swapped */
+    sched_match(&m, 2, 2, REF_TOUR_ROUND_ROBIN, 2, 3, 0);
+    {
+        int white0 = 0, s3[2];
+        for (int g = 1; g <= 6; g++) {
+            ref_schedule(&m, g, se);
+            white0 += se[0] == 0;
+        }
+        assert_int_equal(white0, 3);
+        ref_schedule(&m, 3, s3);
+        ref_schedule(&m, 6, se);
+        assert_int_equal(s3[0], se[1]);
+        assert_int_equal(ref_group_of(&m, 3), ref_group_of(&m, 6));
+    }
+    /* 4 engines over 3 seats: over 4 deals every engine plays every seat
+     * exactly 3 times, and the engines of a game are distinct; a deal is
+     * one group */
+    sched_match(&m, 3, 4, REF_TOUR_ROUND_ROBIN, 1, 12, 0);
+    {
+        int seat[4][3] = {{0}};
+        for (int g = 1; g <= 12; g++) {
+            ref_schedule(&m, g, se);
+            assert_int_equal(ref_group_of(&m, g), (g - 1) / 3);
+            for (int s = 0; s < 3; s++) {
+                seat[se[s]][s]++;
+                for (int t = 0; t < s; t++)
+                    assert_true(se[s] != se[t]);
+            }
+        }
+        for (int e = 0; e < 4; e++)
+            for (int s = 0; s < 3; s++)
+                assert_int_equal(seat[e][s], 3);
+    }
+}
+
+/* Rank ranges from overlapping intervals. */
+static void test_rank_ranges(void **state)
+{
+    /* A clearly first; B and C overlap; D overlaps C only */
+    double lo[4] = {200, 0, -50, -120}, hi[4] = {300, 100, 60, -40};
+    int best[4], worst[4];
+    (void)state;
+    ref_rank_ranges(4, lo, hi, best, worst);
+    assert_int_equal(best[0], 1);
+    assert_int_equal(worst[0], 1);
+    assert_int_equal(best[1], 2);
+    assert_int_equal(worst[1], 3);
+    assert_int_equal(best[2], 2);
+    assert_int_equal(worst[2], 4);
+    assert_int_equal(best[3], 3);
+    assert_int_equal(worst[3], 4);
+    /* unknown intervals: anything */
+    lo[0] = hi[0] = NAN;
+    ref_rank_ranges(4, lo, hi, best, worst);
+    assert_int_equal(best[0], 1);
+    assert_int_equal(worst[0], 4);
+}
+
 /* SipHash-2-4 against the reference vectors of the paper (key 00..0f,
  * message 00 01 .. of length n), and the keyed seeds of hidden games. */
 static void test_keyed_seeds(void **state)
@@ -659,6 +818,8 @@ int main(void)
         cmocka_unit_test(test_table_pairs),
         cmocka_unit_test(test_table_nseat),
         cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_tournament_schedule),
+        cmocka_unit_test(test_rank_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
