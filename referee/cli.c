@@ -58,6 +58,12 @@ static const char *canon_flag(const char *a)
 
 /* A flag ends the key=value list before it: --flag, or -flag as
  * cutechess spells them (keys never start with '-'). */
+void ref_cli_canon(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        argv[i] = (char *)canon_flag(argv[i]);
+}
+
 static int is_flag(const char *s)
 {
     return s[0] == '-' && (s[1] == '-' || (s[1] >= 'a' && s[1] <= 'z'));
@@ -288,8 +294,9 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     m->nolimit_ms = 60000;
     m->logdir = "referee-logs";
     m->out = stdout;
+    ref_cli_canon(argc, argv); /* cutechess spellings, for every reader */
     for (int i = 0; i < argc; i++) {
-        const char *a = canon_flag(argv[i]);
+        const char *a = argv[i];
         struct keylist *dst = NULL;
         if (strcmp(a, "--game") == 0) {
             if (i + 1 >= argc)

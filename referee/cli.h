@@ -12,4 +12,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
 int ref_check_main(struct ref_match *m, int strict_latency);
 void ref_cli_help(void);
 
+/* Replace the cutechess-cli spellings in argv (-engine, -pgnout, -srand, ...)
+ * by this referee's own, in place. */
+void ref_cli_canon(int argc, char **argv);
+
 #endif

@@ -159,6 +159,7 @@ static int parallel_main(int argc, char **argv)
     if (n <= 0)
         die("cannot find my own path (/proc/self/exe)");
     self[n] = 0;
+    ref_cli_canon(argc, argv);
     return ref_parallel_main(argc, argv, self, merge_main);
 }
 

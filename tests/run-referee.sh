@@ -189,6 +189,11 @@ grep -q '^Elo difference: .* +/- .*, LOS: .* %, DrawRatio: .* %$' "$T/cc.out" &&
     ok "the closing line as cutechess prints it" || bad "no cutechess closing line"
 grep -q '^Engine starts: 6,' "$T/cc.out" && ok "restart=on: b restarted for each of 4 games (a kept)" ||
     bad "restart=on: $(grep 'Engine starts' "$T/cc.out")"
+$REF -game loa -engine name=a cmd=$MOCK arg=--game arg=loa -engine name=b cmd=$MOCK arg=--game arg=loa \
+    -engine name=c cmd=$MOCK arg=--game arg=loa -each tc=10+0.1 -tournament round-robin \
+    -rounds 2 -games 2 -srand 4 -pgnout "$T/cct.pgn" --logdir none >"$T/cct.out" 2>&1
+check "$?/$(count '^\[Result ' "$T/cct.pgn")" "0/12" "-tournament round-robin -rounds 2 -games 2: 12 games"
+grep -q '^Crosstable' "$T/cct.out" && ok "cutechess-style tournament: crosstable" || bad "no crosstable"
 $REF --game loa $good --engine cmd=$MOCK proto=uci >"$T/proto.out" 2>&1 &&
     bad "proto=uci accepted" || { grep -q 'MEP only' "$T/proto.out" && ok "proto=uci refused: MEP only" ||
     bad "proto=uci: $(cat "$T/proto.out")"; }
