@@ -176,8 +176,7 @@ void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
 
 static double nz(double x) { return fabs(x) < 0.05 ? 0.0 : x; }
 
-/* One Elo figure: finite, +inf/-inf (a one-sided score), or ? */
-static void fmt_one(char *b, size_t n, double x)
+void ref_fmt_elo1(char *b, size_t n, double x)
 {
     if (isnan(x))
         snprintf(b, n, "?");
@@ -192,9 +191,9 @@ static void fmt_one(char *b, size_t n, double x)
 static void fmt_elo(char *b, size_t n, const struct ref_elo *e)
 {
     char x[24], lo[24], hi[24];
-    fmt_one(x, sizeof x, e->elo);
-    fmt_one(lo, sizeof lo, e->lo);
-    fmt_one(hi, sizeof hi, e->hi);
+    ref_fmt_elo1(x, sizeof x, e->elo);
+    ref_fmt_elo1(lo, sizeof lo, e->lo);
+    ref_fmt_elo1(hi, sizeof hi, e->hi);
     if (isinf(e->elo) && e->lo == e->elo && e->hi == e->elo)
         snprintf(b, n, "%s (every game won by one side: no interval)", x);
     else

@@ -60,4 +60,7 @@ void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
 void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
                      FILE *f);
 
+/* One Elo figure: "+12.3", "+inf"/"-inf" (a one-sided score), or "?". */
+void ref_fmt_elo1(char *b, size_t n, double x);
+
 #endif

@@ -116,16 +116,6 @@ static void meet(const struct ref_table *t, int a, int b, double *pts,
     *games = w + l + d;
 }
 
-static void fmt_elo1(char *b, size_t n, double x)
-{
-    if (isnan(x))
-        snprintf(b, n, "?");
-    else if (isinf(x))
-        snprintf(b, n, "%s", x > 0 ? "+inf" : "-inf");
-    else
-        snprintf(b, n, "%+.1f", fabs(x) < 0.05 ? 0.0 : x);
-}
-
 void ref_tournament_ratings(int n, const double *games, const double *points,
                             double *elo, double *lo, double *hi, int *best,
                             int *worst)
@@ -186,9 +176,9 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f)
     for (int k = 0; k < n; k++) {
         int i = order[k];
         char e[24], l[24], h[24], iv[56], rr[16];
-        fmt_elo1(e, sizeof e, elo[i]);
-        fmt_elo1(l, sizeof l, lo[i]);
-        fmt_elo1(h, sizeof h, hi[i]);
+        ref_fmt_elo1(e, sizeof e, elo[i]);
+        ref_fmt_elo1(l, sizeof l, lo[i]);
+        ref_fmt_elo1(h, sizeof h, hi[i]);
         snprintf(iv, sizeof iv, "[%s, %s]", l, h);
         if (best[i] == worst[i])
             snprintf(rr, sizeof rr, "%d", best[i]);
