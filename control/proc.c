@@ -364,17 +364,21 @@ int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line)
  * compacted only before a read, so a flood costs linear time. */
 static int take_line(struct ctl_proc *p, char *line, size_t n, int force)
 {
-    char *start = p->buf + p->off, *nl = memchr(start, '\n', p->len);
+    /* A line is at most CTL_LINE_MAX-1 bytes before its newline; a longer
+     * one (no newline in that span) comes as pieces of that size when
+     * forced, nothing of it lost. */
+    char *start = p->buf + p->off;
+    char *nl = memchr(start, '\n', p->len < CTL_LINE_MAX ? p->len : CTL_LINE_MAX);
     size_t k, used;
     if (!nl && !force)
         return 0;
-    /* A forced cut takes one piece of an over-long line; the rest comes
-     * as the next pieces. */
-    k = nl ? (size_t)(nl - start)
-           : (p->len < CTL_LINE_MAX - 1 ? p->len : CTL_LINE_MAX - 1);
-    used = nl ? k + 1 : k;
-    if (k && start[k - 1] == '\r')
-        k--;
+    if (nl) {
+        k = (size_t)(nl - start);
+        used = k + 1;
+        if (k && start[k - 1] == '\r')
+            k--;
+    } else
+        used = k = p->len < CTL_LINE_MAX - 1 ? p->len : CTL_LINE_MAX - 1;
     if (k >= n)
         k = n - 1;
     memcpy(line, start, k);

@@ -163,6 +163,16 @@ static void test_flood(void **state)
         assert_true(pieces >= 4);
     }
     ctl_proc_kill(&p);
+    /* The longest whole line, CTL_LINE_MAX-1 bytes, comes whole. */
+    assert_int_equal(sh(&p, "head -c 65535 /dev/zero | tr '\\0' y; echo; "
+                            "echo end", NULL), 0);
+    assert_int_equal(ctl_proc_read(&p, in_ms(10000), line, sizeof line),
+                     CTL_IO_LINE);
+    assert_int_equal(strlen(line), CTL_LINE_MAX - 1);
+    assert_int_equal(ctl_proc_read(&p, in_ms(10000), line, sizeof line),
+                     CTL_IO_LINE);
+    assert_string_equal(line, "end");
+    ctl_proc_kill(&p);
 }
 
 /* A child that exits while its own child holds the pipes: the exit is
