@@ -63,6 +63,12 @@ int ctl_client_start(struct ctl_client *c, const struct ctl_engine_spec *s,
 /* Send a command ending in ok/error; waits until deadline. */
 int ctl_client_cmd(struct ctl_client *c, int64_t deadline_us,
                    const char *cmd);
+/* Send a command ending in ok/error and collect its answer lines (all but
+ * `info` lines and the final one) into payload, joined by '\n' (cut to
+ * pn-1 bytes): `fen`, `legalmoves`, `result`, `show`, `eval`...  As
+ * ctl_client_cmd otherwise. */
+int ctl_client_query(struct ctl_client *c, int64_t deadline_us,
+                     const char *cmd, char *payload, size_t pn);
 /* ping <n> / pong <n>; also drains a pending bestmove (sends stop first). */
 int ctl_client_sync(struct ctl_client *c, int64_t deadline_us);
 /* setoption name Seed value <derived from seed> if the engine has Seed. */
@@ -90,6 +96,9 @@ int ctl_client_read(struct ctl_client *c, int64_t deadline_us, char *line,
  * how the engine ended. */
 int ctl_client_pollfds(const struct ctl_client *c, struct pollfd pf[2]);
 int ctl_client_take(struct ctl_client *c, char *line, size_t n);
+/* Is this line the final answer of an MEP command (ok, error, bestmove,
+ * pong, readyok, mepok; the keyword alone or followed by a space)? */
+int ctl_is_final(const char *line);
 /* quit, a short grace, then kill (ctl_proc_stop); or kill at once. */
 void ctl_client_quit(struct ctl_client *c);
 void ctl_client_kill(struct ctl_client *c);
