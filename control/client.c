@@ -414,6 +414,21 @@ int ctl_client_go(struct ctl_client *c, const char *limits,
     return r;
 }
 
+int ctl_client_go_async(struct ctl_client *c, int64_t deadline_us,
+                        const char *limits)
+{
+    char cmd[512];
+    int r;
+    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
+    r = send_or_eof(c, deadline_us, cmd);
+    if (r == CTL_OK) {
+        c->searching = 1;
+        c->last_depth = 0;
+        c->has_score = 0;
+    }
+    return r;
+}
+
 int ctl_client_recover(struct ctl_client *c, int64_t deadline_us)
 {
     return ctl_client_sync(c, deadline_us);

@@ -80,6 +80,13 @@ int ctl_client_seed(struct ctl_client *c, int64_t deadline_us,
 int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us);
+/* For an event loop: send `go <limits>` and return at once (CTL_OK, or
+ * CTL_TIMEOUT / CTL_EOF when it cannot be written); searching is set and
+ * last_depth/has_score cleared, as ctl_client_go does.  The info lines and
+ * the bestmove then come through ctl_client_take (which clears searching
+ * at the bestmove; a refused go comes back as an `error` line). */
+int ctl_client_go_async(struct ctl_client *c, int64_t deadline_us,
+                        const char *limits);
 /* After a timed-out go: stop, and wait for the late bestmove until the
  * deadline.  CTL_OK if the engine is usable again. */
 int ctl_client_recover(struct ctl_client *c, int64_t deadline_us);

@@ -473,8 +473,9 @@ static void test_client(void **state)
     /* The event-loop side: go, then take lines as they come. */
     assert_int_equal(ctl_client_start(&c, &s, NULL, 5000, err, sizeof err),
                      CTL_OK);
-    assert_int_equal(ctl_client_send(&c, in_ms(5000), "go infinite"), 0);
-    c.searching = 1;
+    assert_int_equal(ctl_client_go_async(&c, in_ms(5000), "infinite"), CTL_OK);
+    assert_true(c.searching);
+    assert_int_equal(c.last_depth, 0);
     for (int64_t until = in_ms(10000); now_us() < until;) {
         int k = ctl_client_pollfds(&c, pf);
         poll(pf, (nfds_t)k, 500);
