@@ -110,10 +110,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
 
-$(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tools/%: tests/tools/%.c $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 
 # ---- tests ---------------------------------------------------------------

@@ -43,6 +43,8 @@ struct mep {
     void *eng;
     struct mep_opts lib;       /* values of lib_options */
     FILE *out;
+    mep_out_fn out_fn;         /* instead of out, when set */
+    void *out_ctx;
     pthread_mutex_t out_lock;
 
     unsigned char cfg[GAME_MAX_CONFIG];
@@ -70,19 +72,40 @@ struct mep {
 };
 
 /* ---- output --------------------------------------------------------------- */
+/* One whole line, line[n-1] being its newline, to the output; called with
+ * out_lock held. */
+static void put_locked(struct mep *m, char *line, size_t n)
+{
+    if (m->out_fn) {
+        line[n - 1] = '\0';
+        m->out_fn(m->out_ctx, line);
+        line[n - 1] = '\n';
+        return;
+    }
+    fwrite(line, 1, n, m->out);
+    fflush(m->out);
+}
+
+/* Format a line and its newline into line (cap bytes, cut to fit); its
+ * length. */
+static size_t format_line(char *line, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(line, cap - 1, fmt, ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n > cap - 2)
+        n = (int)cap - 2;
+    line[n++] = '\n';
+    line[n] = '\0';
+    return (size_t)n;
+}
+
 static void vsend(struct mep *m, const char *fmt, va_list ap)
 {
     char line[MEP_MAX_LINE + 256]; /* an echo of a whole input line fits */
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    line[n] = '\0';
+    size_t n = format_line(line, sizeof line, fmt, ap);
     pthread_mutex_lock(&m->out_lock);
-    fputs(line, m->out);
-    fflush(m->out);
+    put_locked(m, line, n);
     pthread_mutex_unlock(&m->out_lock);
 }
 
@@ -203,11 +226,19 @@ static int push_move(struct mep *m, const char *tok, char *err, size_t en)
 /* ---- session ------------------------------------------------------------------ */
 struct mep *mep_new(const struct engine *e, FILE *out)
 {
+    struct mep *m = mep_new_cb(e, NULL, NULL);
+    m->out = out;
+    return m;
+}
+
+struct mep *mep_new_cb(const struct engine *e, mep_out_fn fn, void *ctx)
+{
     struct mep *m = xcalloc(1, sizeof *m);
     unsigned char st[GAME_MAX_STATE];
     m->e = e;
     m->g = e->game;
-    m->out = out;
+    m->out_fn = fn;
+    m->out_ctx = ctx;
     pthread_mutex_init(&m->out_lock, NULL);
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
@@ -297,6 +328,8 @@ static int legal_contains(struct mep *m, const void *pos, gmove mv)
     return 0;
 }
 
+static void finish_line(struct mep *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void finish_go(struct mep *m, gmove best, gmove ponder)
 {
     char b[256], p[256];
@@ -325,24 +358,20 @@ static void finish_go(struct mep *m, gmove best, gmove ponder)
     }
     /* busy goes false together with the final line, under the output lock,
      * so a controller that reads bestmove may send its next command at once. */
-    pthread_mutex_lock(&m->out_lock);
-    atomic_store(&m->busy, false);
-    fprintf(m->out, "bestmove %s%s\n", b, p);
-    fflush(m->out);
-    pthread_mutex_unlock(&m->out_lock);
+    finish_line(m, "bestmove %s%s", b, p);
 }
 
-static void finish_line(struct mep *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void finish_line(struct mep *m, const char *fmt, ...)
 {
+    char line[1024];
+    size_t n;
     va_list ap;
+    va_start(ap, fmt);
+    n = format_line(line, sizeof line, fmt, ap);
+    va_end(ap);
     pthread_mutex_lock(&m->out_lock);
     atomic_store(&m->busy, false);
-    va_start(ap, fmt);
-    vfprintf(m->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', m->out);
-    fflush(m->out);
+    put_locked(m, line, n);
     pthread_mutex_unlock(&m->out_lock);
 }
 

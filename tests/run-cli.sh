@@ -46,6 +46,25 @@ check "$(count '^medan-palagan: bad position' "$T/e")" "1" "medan-palagan analyz
 check "$rc/$(cat "$T/o")" "0/result p1win reason connected scores 1 0" "analyze of a finished game prints its result"
 "$BIN/medan-battalion" analyze players=3 --depth 1 >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count '^bestmove ' "$T/o")" "0/1" "medan-battalion analyze --depth ends (1000 iterations)"
+# analyze drives the MEP session in-process: its errors and guards, not a copy.
+"$BIN/medan-loa" analyze --moves a1a1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^medan-loa: bad move: error illegal_move 1 a1a1 ' "$T/e")" "1/0/1" \
+    "analyze: an illegal move gets the session's error (exit 1, nothing on stdout)"
+"$BIN/medan-loa" analyze --fen "ww6/8/8/8/8/4b3/7b/6w1 b" --moves e3xg1 a1b1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "^medan-loa: bad move: error illegal_move 2 a1b1 the game is over" "$T/e")" "1/1" \
+    "analyze: a move after the end of the game is refused"
+"$BIN/medan-battalion" analyze players=3 seat=5 --depth 1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^medan-battalion: bad parameter: error bad_value seat=5' "$T/e")" "1/0/1" \
+    "analyze: parameters get the whole-config check (seat=5 of 3 refused, no search)"
+"$BIN/medan-loa" analyze --depth 0 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^medan-loa: cannot search: error bad_value go: depth takes 1..1000' "$T/e")" "1/1" \
+    "analyze: the limits get go's checks"
+"$BIN/medan-loa" analyze --option Nope=1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "^medan-loa: bad option: error unknown_option no option 'Nope'" "$T/e")" "1/1" \
+    "analyze: --option gets setoption's checks"
+"$BIN/medan-loa" analyze --option Hash=2 --nodes 500 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^info ' "$T/o" | sed 's/^[1-9][0-9]*$/N/')/$(count '^bestmove [a-h][1-8]-[a-h][1-8]' "$T/o")" "0/N/1" \
+    "analyze: info lines, then one bestmove"
 
 # --- Bench: a fingerprint of a fixed search ------------------------------------------------
 for g in palagan battalion; do

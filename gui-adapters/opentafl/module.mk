@@ -1,17 +1,18 @@
 # medan-opentafl: the OpenTafl Engine Protocol adapter in front of medan-fetlar.
 # medan-otbridge: the reverse, an OpenTafl engine behind MEP (bridge.c).
+# Both run their child through the controller library (control/).
 OPENTAFL_SRC := $(filter-out gui-adapters/opentafl/bridge.c gui-adapters/opentafl/otbudget.c,$(wildcard gui-adapters/opentafl/*.c))
 OPENTAFL_OBJ := $(OPENTAFL_SRC:%.c=$(BUILD)/%.o)
-OTBRIDGE_OBJ := $(addprefix $(BUILD)/gui-adapters/opentafl/,bridge.o otbudget.o mepclient.o otrules.o)
+OTBRIDGE_OBJ := $(addprefix $(BUILD)/gui-adapters/opentafl/,bridge.o otbudget.o otrules.o)
 
-$(BIN)/medan-opentafl: $(OPENTAFL_OBJ) $(LIBMEDAN) | $(BIN)/medan-fetlar
+$(BIN)/medan-opentafl: $(OPENTAFL_OBJ) $(CTL_LIB) $(LIBMEDAN) | $(BIN)/medan-fetlar
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(OPENTAFL_OBJ) $(LIBMEDAN) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(OPENTAFL_OBJ) $(CTL_LIB) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 # Links Fetlar's rules (and, for the library's game table, every game).
-$(BIN)/medan-otbridge: $(OTBRIDGE_OBJ) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(BIN)/medan-opentafl
+$(BIN)/medan-otbridge: $(OTBRIDGE_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(BIN)/medan-opentafl
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(OTBRIDGE_OBJ) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lreadline
+	$(CC) $(CFLAGS) $(LDFLAGS) $(OTBRIDGE_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lreadline
 
 PROGRAMS += $(BIN)/medan-opentafl $(BIN)/medan-otbridge
 
