@@ -41,11 +41,10 @@ CFLAGS  += -march=native
 endif
 
 GAMES      := $(patsubst engines/%/main.c,%,$(wildcard engines/*/main.c))
-LIB_SRC    := $(wildcard core/*.c protocol/*.c search/*.c)
-LIB_SRC    := $(filter-out core/registry.c,$(LIB_SRC))
+LIB_SRC    := $(wildcard core/*.c search/*.c protocol/*.c engines/common/*.c)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIBMEDAN   := $(BUILD)/libmedan.a
-REG_OBJ    := $(BUILD)/core/registry.o
+REG_OBJ    := $(BUILD)/engines/registry.o
 
 game_src    = $(filter-out engines/$(1)/main.c,$(wildcard engines/$(1)/*.c))
 game_lib    = $(BUILD)/libgame_$(1).a

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../protocol/engine.h"
+#include "request.h"
 #include "tt.h"
 
 #define AB_WIN 30000

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../protocol/engine.h"
+#include "request.h"
 
 struct timeman {
     int64_t start_us;   /* search start (or ponderhit) */

@@ -8,7 +8,7 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/ab.h"
-#include "../../search/player.h"
+#include "../common/player.h"
 #include "eval.h"
 #include "loa.h"
 

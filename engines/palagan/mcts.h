@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../../core/util.h"
-#include "../../protocol/engine.h"
+#include "../../search/request.h"
 #include "palagan.h"
 
 struct mc_edge {

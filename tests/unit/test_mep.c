@@ -14,12 +14,12 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/loa/loa_api.h"
+#include "engines/palagan/palagan_api.h"
+#include "engines/registry.h"
 #include "protocol/mep.h"
 #include "search/timeman.h"
 #include "search/tt.h"
-
-extern const struct engine loa_engine;
-extern const struct engine palagan_engine;
 
 struct session {
     struct mep *m;

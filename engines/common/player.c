@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "tt.h"
+#include "../../search/tt.h"
 
 #define PLAYER_MAX_MOVES AB_MAX_MOVES
 

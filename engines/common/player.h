@@ -1,15 +1,17 @@
 /* player.h - what every two-seat alpha-beta engine (LOA, Fetlar) shares:
  * the Hash, Seed, Strategy and ClearHash options, the search/greedy/random
  * strategies, and a bench over seeded random positions.  An engine embeds a
- * struct ab_player and adds its evaluation (struct ab_ops) and options. */
+ * struct ab_player and adds its evaluation (struct ab_ops) and options.
+ * Engine parts, not search: it speaks the protocol's options (struct
+ * opt_spec), so it sits above protocol/ (docs/architecture.md, Layers). */
 #ifndef MEDAN_PLAYER_H
 #define MEDAN_PLAYER_H
 
 #include <stddef.h>
 
-#include "../core/util.h"
-#include "../protocol/engine.h"
-#include "ab.h"
+#include "../../core/util.h"
+#include "../../protocol/engine.h"
+#include "../../search/ab.h"
 
 struct ab_player {
     int64_t hash_mb;
