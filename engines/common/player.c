@@ -6,6 +6,9 @@
 #include "../../search/tt.h"
 
 #define PLAYER_MAX_MOVES AB_MAX_MOVES
+/* Greedy: equal one-ply scores are broken at random among this many steps
+ * (the score is multiplied by it and a random remainder added). */
+#define ABP_GREEDY_TIEBREAK 8
 
 void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng)
 {
@@ -89,7 +92,7 @@ static gmove go_greedy(struct ab_player *p, const void *pos)
         g->play(child, mv[i]);
         o = mover_outcome(p, child);
         sc = o == 1 ? AB_WIN : o == -1 ? -AB_WIN : o == 0 ? 0 : -p->ab.ops->eval(p->ab.eng, child);
-        sc = sc * 8 + (int)rng_below(&p->rng, 8);
+        sc = sc * ABP_GREEDY_TIEBREAK + (int)rng_below(&p->rng, ABP_GREEDY_TIEBREAK);
         if (i == 0 || sc > best) {
             best = sc;
             bm = mv[i];

@@ -12,6 +12,10 @@
 #include "eval.h"
 #include "fetlar.h"
 
+/* The Contempt option's default, in centipawns: a draw counts this much
+ * below even for the engine's side. */
+#define FETLAR_DEFAULT_CONTEMPT "200"
+
 struct fetlar_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
 };
@@ -109,7 +113,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
 
 static const struct opt_spec options[] = {
     AB_PLAYER_OPTIONS(struct fetlar_engine, p),
-    AB_PLAYER_CONTEMPT(struct fetlar_engine, p, "200"),
+    AB_PLAYER_CONTEMPT(struct fetlar_engine, p, FETLAR_DEFAULT_CONTEMPT),
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 
