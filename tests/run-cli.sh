@@ -69,6 +69,24 @@ check "$rc/$(count 'plays loa, not palagan' "$T/e")/$(count 'Finished game' "$T/
 check "$rc/$(count 'has no time control' "$T/e")/$(count '"forfeit":null' "$T/notc.jsonl")" "0/2/2" \
     "referee: engines without a time control are warned about and play at st=1"
 
+# --- the build: portable by default, quiet, one convention --------------------------------
+# The default build (this pass's, make install's, CI's) is nothing machine-specific; NATIVE=1
+# asks for -march=native; every recipe line of the Makefile and the module.mk files is quiet
+# (@ or $(Q), so V=1 shows it).
+if grep -q -- '-march=native' "$BUILD/.flags" 2>/dev/null || [ ! -s "$BUILD/.flags" ]; then
+    bad "the default build: $(cat "$BUILD/.flags" 2>/dev/null || echo 'no flags stamp')"
+else ok "the default build is portable (no -march=native)"; fi
+nat=$(${MAKE:-make} -s -n -B NATIVE=1 SAN=${SAN:-0} BUILD="$T/nb" BIN="$T/nbin" "$T/nb/core/util.o" 2>&1)
+rm -rf "$T/nb"
+case $nat in *-march=native*) ok "make NATIVE=1 compiles with -march=native" ;;
+    *) bad "make NATIVE=1: $nat" ;; esac
+loud=$(awk 'FNR == 1 { cont = 0 }
+    /^\t/ && !cont && !/^\t(@|\$\(Q\)|\$\$\(Q\))/ { print FILENAME ":" FNR ": " $0 }
+    { cont = /\\$/ }' Makefile $(git ls-files '*module.mk'))
+check "$loud" "" "every recipe line is quiet (@ or \$(Q))"
+grep -q -- '-Wno-unused-parameter' Makefile && bad "Makefile: -Wno-unused-parameter is back" ||
+    ok "one convention for unused parameters: (void)x, warned about otherwise"
+
 # --- make install into a DESTDIR ---------------------------------------------------------------
 D=$T/destdir
 ${MAKE:-make} -s install SAN=${SAN:-0} DESTDIR="$D" PREFIX=/usr >"$T/inst.out" 2>&1 ||
