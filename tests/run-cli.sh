@@ -2,7 +2,8 @@
 # What a user of the programs meets outside MEP (a stage of make test):
 # --help/--version/usage errors of every program, subcommand errors that
 # name the program, analyze of a finished game, the Bench: fingerprints of
-# the MCTS engines, the referee's refusals (another game, no time control),
+# the MCTS engines, the build (portable default, NATIVE=1, quiet recipes), the
+# referee's refusals (another game, no time control),
 # `make install` into a DESTDIR with every manual page rendered, and the
 # interactive console driven through tmux (Ctrl-C, completion, show during
 # a search, the prompt after bestmove).
