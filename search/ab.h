@@ -70,7 +70,8 @@ struct ab_ops {
 #define AB_ORDER_TACTICAL (1 << 24)
 #define AB_ORDER_KILLER1 (1 << 23)
 #define AB_ORDER_KILLER2 ((1 << 23) - 1)
-_Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 && AB_ORDER_KILLER1 + AB_HIST_MAX < AB_ORDER_TACTICAL &&
+_Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
+                   AB_ORDER_KILLER1 + AB_HIST_MAX < AB_ORDER_TACTICAL &&
                    AB_ORDER_TACTICAL + AB_HIST_MAX < AB_ORDER_TT,
                "move-ordering bands overlap");
 /* Time: iterations with an unchanged best move before it counts as fully

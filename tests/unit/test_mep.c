@@ -553,7 +553,8 @@ static void test_bench_positions(void **st)
         for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
             found += benches[k].e == engine_registry[i];
         if (found != 1)
-            fail_msg("engine of %s: no bench positions in this test", engine_registry[i]->game->name);
+            fail_msg("engine of %s: no bench positions in this test",
+                     engine_registry[i]->game->name);
     }
     for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
         const struct game *g = benches[k].e->game;
