@@ -113,10 +113,8 @@ int game_count_moves(const struct game *g, const void *st);
 /* Outcome word for two seats: "p1win" "p2win" "draw". */
 const char *game_outcome2(const struct game_result *r);
 
-/* Registry (core/registry.c): every game, NULL-terminated. */
-extern const struct game *const game_registry[];
-const struct game *game_find(const char *name);
-/* Check every registered game's table; returns 0 or writes why not. */
+/* Check a game's table (the registry's start-up check, engines/registry.h);
+ * returns 0 or writes why not. */
 int game_check(const struct game *g, char *err, size_t errlen);
 
 #endif

@@ -150,29 +150,7 @@ static int ok(struct mep *m)
     return 0;
 }
 
-void search_info(const struct search_req *r, const char *fmt, ...)
-{
-    char line[4096];
-    va_list ap;
-    if (!r->info)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    r->info(r->info_ctx, line);
-}
-
 static void info_to_out(void *ctx, const char *line) { send(ctx, "info %s", line); }
-
-void limits_clear(struct limits *l)
-{
-    memset(l, 0, sizeof *l);
-    for (int i = 0; i <= GAME_MAX_SEATS; i++)
-        l->time[i] = -1;
-    l->movetime = -1;
-    l->multipv = 1;
-    l->overhead_ms = MEP_DEFAULT_MOVE_OVERHEAD_MS;
-}
 
 /* ---- the game record --------------------------------------------------------- */
 static void *state_at(struct mep *m, int i) { return m->states + (size_t)i * m->g->state_size; }

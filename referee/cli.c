@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "engines/registry.h"
 #include "tournament.h"
 
 struct keylist {

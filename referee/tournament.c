@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "engines/registry.h"
 #include "match.h"
 #include "schedule.h"
 #include "stats.h"

@@ -2,7 +2,8 @@
 # What a user of the programs meets outside MEP (a stage of make test):
 # --help/--version/usage errors of every program, subcommand errors that
 # name the program, analyze of a finished game, the Bench: fingerprints of
-# the MCTS engines, the referee's refusals (another game, no time control),
+# the MCTS engines, the build (portable default, NATIVE=1, quiet recipes), the
+# referee's refusals (another game, no time control),
 # `make install` into a DESTDIR with every manual page rendered, and the
 # interactive console driven through tmux (Ctrl-C, completion, show during
 # a search, the prompt after bestmove).
@@ -87,6 +88,24 @@ check "$rc/$(count 'plays loa, not palagan' "$T/e")/$(count 'Finished game' "$T/
     --nolimit-timeout 3000 --results "$T/notc.jsonl" >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'has no time control' "$T/e")/$(count '"forfeit":null' "$T/notc.jsonl")" "0/2/2" \
     "referee: engines without a time control are warned about and play at st=1"
+
+# --- the build: portable by default, quiet, one convention --------------------------------
+# The default build (this pass's, make install's, CI's) is nothing machine-specific; NATIVE=1
+# asks for -march=native; every recipe line of the Makefile and the module.mk files is quiet
+# (@ or $(Q), so V=1 shows it).
+if grep -q -- '-march=native' "$BUILD/.flags" 2>/dev/null || [ ! -s "$BUILD/.flags" ]; then
+    bad "the default build: $(cat "$BUILD/.flags" 2>/dev/null || echo 'no flags stamp')"
+else ok "the default build is portable (no -march=native)"; fi
+nat=$(${MAKE:-make} -s -n -B NATIVE=1 SAN=${SAN:-0} BUILD="$T/nb" BIN="$T/nbin" "$T/nb/core/util.o" 2>&1)
+rm -rf "$T/nb"
+case $nat in *-march=native*) ok "make NATIVE=1 compiles with -march=native" ;;
+    *) bad "make NATIVE=1: $nat" ;; esac
+loud=$(awk 'FNR == 1 { cont = 0 }
+    /^\t/ && !cont && !/^\t(@|\$\(Q\)|\$\$\(Q\))/ { print FILENAME ":" FNR ": " $0 }
+    { cont = /\\$/ }' Makefile $(git ls-files '*module.mk'))
+check "$loud" "" "every recipe line is quiet (@ or \$(Q))"
+grep -q -- '-Wno-unused-parameter' Makefile && bad "Makefile: -Wno-unused-parameter is back" ||
+    ok "one convention for unused parameters: (void)x, warned about otherwise"
 
 # --- make install into a DESTDIR ---------------------------------------------------------------
 D=$T/destdir

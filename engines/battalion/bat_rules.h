@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "battalion_api.h" /* the game and engine objects */
 
 #define BAT_NCARD 52          /* distinct cards */
 #define BAT_NDECK 104         /* cards in play (two decks) */
@@ -136,7 +137,5 @@ void bat_show(const struct bat_state *st, char *buf, size_t n);
 int bat_parse_move(const struct bat_state *st, const char *s, gmove *m,
                    char *err, size_t n);
 void bat_format_move(gmove m, char *buf, size_t n);
-
-extern const struct game battalion_game;
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "fetlar_api.h" /* the game and engine objects */
 
 #define FETLAR_N 11
 #define FETLAR_SQ 121
@@ -38,7 +39,6 @@ struct fetlar_state {
 #define FETLAR_FROM(m) ((int)((m)&0xff))
 #define FETLAR_TO(m) ((int)(((m) >> 8) & 0xff))
 
-extern const struct game fetlar_game;
 extern const char fetlar_start_pos[];
 
 /* Tables shared with the evaluation. */

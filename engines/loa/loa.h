@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "loa_api.h" /* the game and engine objects */
 
 enum { LOA_BLACK = 0, LOA_WHITE = 1 };
 
@@ -23,7 +24,6 @@ struct loa_state {
 #define LOA_MOVE(f, t, c) ((gmove)((f) | ((t) << 6) | ((c) << 12)))
 #define LOA_MAX_MOVES 256
 
-extern const struct game loa_game;
 extern const char *const LOA_START;
 
 /* For the engine: fast primitives. */

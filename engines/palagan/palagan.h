@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "palagan_api.h" /* the game and engine objects */
 
 /* A set of cells: 4 words (217 cells for N = 9).  The hot code works on
  * only the words a size needs (rules_core.h, instantiated for 1, 2, 4). */
@@ -184,7 +185,5 @@ int pal_count_turns(const struct pal_state *s);
 void pal_cell_name(const struct pal_geom *g, int c, char *buf);
 void pal_format_man(const struct pal_geom *g, pal_man m, char *buf);
 void pal_format_turn(const struct pal_geom *g, gmove t, char *buf, size_t n);
-
-extern const struct game palagan_game;
 
 #endif

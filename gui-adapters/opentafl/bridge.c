@@ -23,13 +23,12 @@
 #include <unistd.h>
 
 #include "../../core/util.h"
+#include "../../engines/fetlar/fetlar_api.h"
 #include "../../protocol/mep.h"
 #include "../../search/timeman.h"
 #include "control/proc.h"
 #include "otbudget.h"
 #include "otrules.h"
-
-extern const struct game fetlar_game;
 
 #define MAX_CHILD_ARGS 256
 #define STALE_WAIT_MS 500   /* for the move of a stopped search */

@@ -43,6 +43,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 
 static const struct game *G;
 static unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];

@@ -15,18 +15,9 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 #include "protocol/engine.h"
 #include "protocol/options.h"
-
-extern const struct engine *const engine_registry[];
-
-static const struct engine *find_engine(const char *name)
-{
-    for (int i = 0; engine_registry[i]; i++)
-        if (strcmp(engine_registry[i]->game->name, name) == 0)
-            return engine_registry[i];
-    return NULL;
-}
 
 static void *make(const struct engine *e, const char *opts)
 {
@@ -124,7 +115,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: duel <game> <games> <movetime-ms> [A:opts] [B:opts] [seed]\n");
         return 2;
     }
-    if (!(e = find_engine(argv[1])))
+    if (!(e = engine_find(argv[1])))
         die("no engine for %s", argv[1]);
     games = atoi(argv[2]);
     movetime = atoi(argv[3]);

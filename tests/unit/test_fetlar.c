@@ -13,6 +13,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 #include "engines/fetlar/eval.h"
 #include "engines/fetlar/fetlar.h"
 

@@ -14,12 +14,14 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/battalion/battalion_api.h"
+#include "engines/fetlar/fetlar_api.h"
+#include "engines/loa/loa_api.h"
+#include "engines/palagan/palagan_api.h"
+#include "engines/registry.h"
 #include "protocol/mep.h"
 #include "search/timeman.h"
 #include "search/tt.h"
-
-extern const struct engine loa_engine;
-extern const struct engine palagan_engine;
 
 struct session {
     struct mep *m;
@@ -528,6 +530,54 @@ static void test_registry(void **st)
     assert_null(game_find("chess"));
 }
 
+/* Every engine's bench positions (its Bench fingerprint) are a fixed list of
+ * readable, canonical position strings of positions where the game goes on:
+ * each parses with the default config, is written back the same, and has
+ * a legal move.  A table entry that did not parse would stop `bench` (an
+ * assert), and one that is not canonical would not be the position it
+ * reads as. */
+static void test_bench_positions(void **st)
+{
+    static const struct {
+        const struct engine *e;
+        const char *const *pos;
+    } benches[] = {
+        {&loa_engine, loa_bench_positions},
+        {&fetlar_engine, fetlar_bench_positions},
+        {&palagan_engine, palagan_bench_positions},
+        {&battalion_engine, battalion_bench_positions},
+    };
+    (void)st;
+    for (int i = 0; engine_registry[i]; i++) {
+        int found = 0;
+        for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
+            found += benches[k].e == engine_registry[i];
+        if (found != 1)
+            fail_msg("engine of %s: no bench positions in this test",
+                     engine_registry[i]->game->name);
+    }
+    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
+        const struct game *g = benches[k].e->game;
+        unsigned char cfg[GAME_MAX_CONFIG], a[GAME_MAX_STATE];
+        char err[GAME_ERR_LEN], buf[8192];
+        gmove mv[1 << 12];
+        struct game_result r;
+        int n = 0;
+        g->config_default(cfg);
+        for (; benches[k].pos[n]; n++) {
+            const char *s = benches[k].pos[n];
+            if (g->parse_pos(a, cfg, s, err, sizeof err))
+                fail_msg("%s bench position %d '%s': %s", g->name, n + 1, s, err);
+            g->format_pos(a, buf, sizeof buf);
+            assert_string_equal(buf, s);
+            g->result(a, NULL, 0, &r);
+            assert_int_equal(r.over, 0);
+            assert_true(g->gen_moves(a, mv, (int)(sizeof mv / sizeof mv[0])) != 0);
+        }
+        assert_true(n >= 6);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_hash_alloc_fails),
         cmocka_unit_test(test_perft_stop_every_node),
         cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_bench_positions),
     };
     return cmocka_run_group_tests_name("mep", tests, NULL, NULL);
 }

@@ -1,17 +1,13 @@
-/* registry.c - every game Medan knows.  Adding a game: one line in each table. */
+/* registry.c - every game Medan knows.  Adding a game: its <game>_api.h
+ * below and one line in each table. */
+#include "registry.h"
+
 #include <string.h>
 
-#include "../protocol/engine.h"
-#include "game.h"
-
-extern const struct game loa_game;
-extern const struct engine loa_engine;
-extern const struct game fetlar_game;
-extern const struct engine fetlar_engine;
-extern const struct game battalion_game;
-extern const struct engine battalion_engine;
-extern const struct game palagan_game;
-extern const struct engine palagan_engine;
+#include "battalion/battalion_api.h"
+#include "fetlar/fetlar_api.h"
+#include "loa/loa_api.h"
+#include "palagan/palagan_api.h"
 
 const struct game *const game_registry[] = {
     &loa_game,
@@ -35,5 +31,13 @@ const struct game *game_find(const char *name)
     for (int i = 0; game_registry[i]; i++)
         if (strcmp(game_registry[i]->name, name) == 0)
             return game_registry[i];
+    return NULL;
+}
+
+const struct engine *engine_find(const char *name)
+{
+    for (int i = 0; engine_registry[i]; i++)
+        if (strcmp(engine_registry[i]->game->name, name) == 0)
+            return engine_registry[i];
     return NULL;
 }
