@@ -57,8 +57,8 @@ static int run_protocol(const struct engine *e)
 /* ---- subcommands -------------------------------------------------------------- */
 struct cli {
     const struct engine *e;
-    unsigned char cfg[GAME_MAX_CONFIG];
-    unsigned char st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     const char *fen;
 };
 
@@ -79,11 +79,11 @@ static int cli_position(struct cli *c)
 {
     char err[GAME_ERR_LEN];
     if (c->fen) {
-        int rc = c->e->game->parse_pos(c->st, c->cfg, c->fen, err, sizeof err);
+        int rc = c->e->game->parse_pos(c->st.b, c->cfg.b, c->fen, err, sizeof err);
         if (rc)
             return cli_error("bad position: %s", err);
     } else
-        c->e->game->start(c->st, c->cfg);
+        c->e->game->start(c->st.b, c->cfg.b);
     return 0;
 }
 
@@ -93,7 +93,7 @@ static int cli_kv(struct cli *c, char *arg)
     if (!eq || eq == arg)
         return cli_error("unexpected argument '%s'", arg);
     *eq = '\0';
-    if (c->e->game->config_set(c->cfg, arg, eq + 1, err, sizeof err))
+    if (c->e->game->config_set(c->cfg.b, arg, eq + 1, err, sizeof err))
         return cli_error("%s", err);
     return 0;
 }
@@ -120,8 +120,8 @@ static int cmd_perft(struct cli *c, int argc, char **argv, int divide)
     if (cli_position(c))
         return 1;
     t0 = now_us();
-    n = divide ? perft_divide(c->e->game, c->st, (int)d, print_divide, NULL, NULL)
-               : perft(c->e->game, c->st, (int)d);
+    n = divide ? perft_divide(c->e->game, c->st.b, (int)d, print_divide, NULL, NULL)
+               : perft(c->e->game, c->st.b, (int)d);
     int64_t us = now_us() - t0;
     printf("perft %d %llu time %lld nps %llu\n", (int)d, (unsigned long long)n,
            (long long)(us / 1000), (unsigned long long)(us > 0 ? n * 1000000ULL / (uint64_t)us : 0));
@@ -174,7 +174,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     struct search_req req;
     atomic_bool stop = false, pondering = false;
     atomic_llong hit = 0;
-    unsigned char child[GAME_MAX_STATE];
+    game_state_buf child;
     const struct game *g = c->e->game;
     uint64_t *hashes;
     int nmoves = 0, any = 0, rc = 1;
@@ -238,7 +238,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     }
     if (cli_position(c))
         goto out;
-    hashes[0] = g->hash(c->st);
+    hashes[0] = g->hash(c->st.b);
     /* second pass: moves */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--moves") != 0)
@@ -246,20 +246,20 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 && !strchr(argv[i + 1], '=')) {
             gmove mv;
             i++;
-            g->result(c->st, hashes, nmoves, &r);
+            g->result(c->st.b, hashes, nmoves, &r);
             if (r.over) {
                 cli_error("move %s: the game is over (%s)", argv[i], r.reason);
                 goto out;
             }
-            if (g->parse_move(c->st, argv[i], &mv, err, sizeof err)) {
+            if (g->parse_move(c->st.b, argv[i], &mv, err, sizeof err)) {
                 cli_error("move %s: %s", argv[i], err);
                 goto out;
             }
-            g->play(c->st, mv);
-            hashes[++nmoves] = g->hash(c->st);
+            g->play(c->st.b, mv);
+            hashes[++nmoves] = g->hash(c->st.b);
         }
     }
-    g->result(c->st, hashes, nmoves, &r);
+    g->result(c->st.b, hashes, nmoves, &r);
     if (r.over) { /* nothing to search: the result, as MEP's `result` prints it */
         printf("result %s", r.nseats == 2 ? game_outcome2(&r) : "ranks");
         for (int i = 0; r.nseats != 2 && i < r.nseats; i++)
@@ -274,7 +274,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     if (!any)
         req.lim.depth = 8;
     req.game = g;
-    req.pos = c->st;
+    req.pos = c->st.b;
     req.hist = hashes;
     req.nhist = nmoves;
     req.start_us = now_us();
@@ -287,12 +287,12 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         cli_error("the engine found no move");
         goto out;
     }
-    g->format_move(c->st, best, tok, sizeof tok);
+    g->format_move(c->st.b, best, tok, sizeof tok);
     printf("bestmove %s", tok);
     if (ponder != GAME_MOVE_NONE) {
-        memcpy(child, c->st, g->state_size);
-        g->play(child, best);
-        g->format_move(child, ponder, tok, sizeof tok);
+        memcpy(child.b, c->st.b, g->state_size);
+        g->play(child.b, best);
+        g->format_move(child.b, ponder, tok, sizeof tok);
         printf(" ponder %s", tok);
     }
     printf("\n");
@@ -307,7 +307,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
 {
     struct cli c;
     char err[GAME_ERR_LEN];
-    if (game_check(e->game, err, sizeof err))
+    if (engine_check(e, err, sizeof err))
         die("%s", err);
     setvbuf(stdout, NULL, _IOLBF, 0);
     snprintf(progname, sizeof progname, "medan-%s", e->game->name);
@@ -315,7 +315,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
         return run_protocol(e);
     memset(&c, 0, sizeof c);
     c.e = e;
-    e->game->config_default(c.cfg);
+    e->game->config_default(c.cfg.b);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(&c, argc, argv, 0);
     if (strcmp(argv[1], "divide") == 0)

@@ -419,7 +419,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         fputc('\n', stderr);
         FAIL(-1);
     }
-    m->g->config_default(m->cfg);
+    m->g->config_default(m->cfg.b);
     m->params[0] = '\0';
     for (int i = 0; i < gparams.n; i++) {
         char *eq = strchr(gparams.kv[i], '=');
@@ -427,7 +427,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         if (!eq)
             FAIL(bad("game parameter without '=': %s%s", gparams.kv[i], ""));
         *eq = '\0';
-        crc = m->g->config_set(m->cfg, gparams.kv[i], eq + 1, err, sizeof err);
+        crc = m->g->config_set(m->cfg.b, gparams.kv[i], eq + 1, err, sizeof err);
         *eq = '=';
         if (crc != GAME_OK)
             FAIL(bad("game parameter %s: %s", gparams.kv[i], err));
@@ -435,17 +435,17 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                    gparams.kv[i]);
     }
     if (m->g->config_check &&
-        m->g->config_check(m->cfg, err, sizeof err) != GAME_OK)
+        m->g->config_check(m->cfg.b, err, sizeof err) != GAME_OK)
         FAIL(bad("game parameters: %s%s", err, ""));
     {
         void *st = xmalloc(m->g->state_size);
-        m->g->start(st, m->cfg);
+        m->g->start(st, m->cfg.b);
         m->nseats = m->g->nseats(st);
         free(st);
     }
     m->hidden = m->g->view != NULL;
-    if (!maxplies_given && strcmp(m->g->name, "loa") == 0)
-        m->maxplies = 500; /* RULES.md safety net */
+    if (!maxplies_given)
+        m->maxplies = m->g->default_max_plies; /* the game's safety net */
     if (neng < 1 || (!check_mode && neng < 2))
         FAIL(bad("%s%s", check_mode ? "check needs --engine cmd=..."
                                       : "a match needs at least two --engine",
@@ -494,7 +494,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 FAIL(-1);
             m->open.random_plies = (int)x;
         } else if (str_prefix(kv, "file=")) {
-            if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg, err,
+            if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg.b, err,
                                   sizeof err) < 0)
                 FAIL(bad("%s%s", err, ""));
         } else if (strcmp(kv, "order=random") == 0)
@@ -522,20 +522,13 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         FAIL(-1);
     if (m->sprt_on && m->nseats != 2)
         FAIL(bad("--sprt needs a two-seat game%s%s", "", ""));
-    if (m->hidden) {
-        unsigned char cfg[GAME_MAX_CONFIG];
-        memcpy(cfg, m->cfg, sizeof cfg);
-        if (m->g->config_set(cfg, "seed", "1", err, sizeof err) != GAME_OK)
-            FAIL(bad("%s has hidden information but no seed= parameter%s",
-                       m->g->name, ""));
-    }
     if (m->hidden && !check_mode) {
         if (keyfile && key_from_seed)
             FAIL(bad("--key-file and --key-from-seed exclude each other%s%s",
                      "", ""));
         for (int i = 0; i < gparams.n; i++)
-            if (str_prefix(gparams.kv[i], "seed=") ||
-                str_prefix(gparams.kv[i], "seat=") ||
+            if (str_prefix(gparams.kv[i], GAME_KEY_SEED "=") ||
+                str_prefix(gparams.kv[i], GAME_KEY_SEAT "=") ||
                 str_prefix(gparams.kv[i], "game="))
                 FAIL(bad("%s: the referee sets the deal and the seats of %s "
                          "itself", gparams.kv[i], m->g->name));

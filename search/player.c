@@ -1,11 +1,10 @@
 /* player.c - the shared part of two-seat alpha-beta engines (player.h). */
 #include "player.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt.h"
-
-#define PLAYER_MAX_MOVES AB_MAX_MOVES
 
 void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng)
 {
@@ -79,22 +78,23 @@ static int mover_outcome(const struct ab_player *p, const void *st)
 static gmove go_greedy(struct ab_player *p, const void *pos)
 {
     const struct game *g = p->ab.game;
-    gmove mv[PLAYER_MAX_MOVES];
-    unsigned char child[GAME_MAX_STATE];
-    int n = g->gen_moves(pos, mv, PLAYER_MAX_MOVES), best = 0;
+    gmove *mv = game_move_buf(g);
+    game_state_buf child;
+    int n = game_gen_moves(g, pos, mv), best = 0;
     gmove bm = n > 0 ? mv[0] : GAME_MOVE_NONE;
     for (int i = 0; i < n; i++) {
         int o, sc;
-        memcpy(child, pos, g->state_size);
-        g->play(child, mv[i]);
-        o = mover_outcome(p, child);
-        sc = o == 1 ? AB_WIN : o == -1 ? -AB_WIN : o == 0 ? 0 : -p->ab.ops->eval(p->ab.eng, child);
+        memcpy(child.b, pos, g->state_size);
+        g->play(child.b, mv[i]);
+        o = mover_outcome(p, child.b);
+        sc = o == 1 ? AB_WIN : o == -1 ? -AB_WIN : o == 0 ? 0 : -p->ab.ops->eval(p->ab.eng, child.b);
         sc = sc * 8 + (int)rng_below(&p->rng, 8);
         if (i == 0 || sc > best) {
             best = sc;
             bm = mv[i];
         }
     }
+    free(mv);
     return bm;
 }
 
@@ -102,9 +102,11 @@ gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder)
 {
     *ponder = GAME_MOVE_NONE;
     if (strcmp(p->strategy, "random") == 0) {
-        gmove mv[PLAYER_MAX_MOVES];
-        int n = p->ab.game->gen_moves(req->pos, mv, PLAYER_MAX_MOVES);
-        return n > 0 ? mv[rng_below(&p->rng, (uint64_t)n)] : GAME_MOVE_NONE;
+        gmove *mv = game_move_buf(p->ab.game), m;
+        int n = game_gen_moves(p->ab.game, req->pos, mv);
+        m = n > 0 ? mv[rng_below(&p->rng, (uint64_t)n)] : GAME_MOVE_NONE;
+        free(mv);
+        return m;
     }
     if (strcmp(p->strategy, "greedy") == 0)
         return go_greedy(p, req->pos);
@@ -115,28 +117,30 @@ uint64_t abp_bench(struct ab_player *p, int depth, int count, int step, uint64_t
                    int64_t *ms)
 {
     const struct game *g = p->ab.game;
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE], child[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st, child;
+    gmove *mv = game_move_buf(g);
     uint64_t nodes = 0;
     int64_t t0 = now_us();
-    g->config_default(cfg);
+    g->config_default(cfg.b);
     for (int i = 0; i < count; i++) {
         struct rng r;
-        g->start(st, cfg);
+        g->start(st.b, cfg.b);
         rng_seed(&r, seed_base + (uint64_t)i);
         for (int ply = 0; ply < i * step; ply++) {
-            gmove mv[PLAYER_MAX_MOVES];
-            int n = g->gen_moves(st, mv, PLAYER_MAX_MOVES);
+            int n = game_gen_moves(g, st.b, mv);
             if (n <= 0)
                 break;
-            memcpy(child, st, g->state_size);
-            g->play(child, mv[rng_below(&r, (uint64_t)n)]);
-            if (mover_outcome(p, child) != 2)
+            memcpy(child.b, st.b, g->state_size);
+            g->play(child.b, mv[rng_below(&r, (uint64_t)n)]);
+            if (mover_outcome(p, child.b) != 2)
                 continue;
-            memcpy(st, child, g->state_size);
+            memcpy(st.b, child.b, g->state_size);
         }
         ab_clear(&p->ab);
-        nodes += ab_bench_position(&p->ab, st, depth);
+        nodes += ab_bench_position(&p->ab, st.b, depth);
     }
+    free(mv);
     *ms = (now_us() - t0) / 1000;
     return nodes;
 }

@@ -162,6 +162,7 @@ const struct game battalion_game = {
     .state_size = sizeof(struct bat_state),
     .config_size = sizeof(struct bat_config),
     .params_help = "players=3..6 seat=1..6 seed=<u64> game=<u64>",
+    .max_moves = BAT_MAX_MOVES,
     .config_default = config_default,
     .config_set = config_set,
     .config_format = config_format,

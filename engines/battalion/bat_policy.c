@@ -6,7 +6,7 @@
 
 gmove bat_random_move(const struct bat_state *st, struct rng *r)
 {
-    static _Thread_local gmove mv[8192];
+    static _Thread_local gmove mv[BAT_MAX_MOVES];
     int n = bat_gen(st, mv, (int)ARRAY_LEN(mv));
     if (n <= 0)
         return GAME_MOVE_NONE;

@@ -27,6 +27,9 @@
 #define BAT_NOSUIT 4
 #define BAT_MIN_SEATS 3
 #define BAT_MAX_SEATS 6
+/* Actions: at most an attack of every non-empty set of one suit from a hand
+ * of BAT_HAND + 1 cards (2^11 - 1 sets over all suits) at each of 5 targets. */
+#define BAT_MAX_MOVES ((BAT_MAX_SEATS - 1) * ((1 << (BAT_HAND + 1)) - 1))
 
 enum bat_phase {
     BAT_DRAW,    /* collection: take from deck or pile */

@@ -21,7 +21,7 @@ struct loa_state {
 #define LOA_TO(m) ((int)(((m) >> 6) & 63))
 #define LOA_CAP(m) ((int)(((m) >> 12) & 1))
 #define LOA_MOVE(f, t, c) ((gmove)((f) | ((t) << 6) | ((c) << 12)))
-#define LOA_MAX_MOVES 256
+#define LOA_MAX_MOVES 96 /* 12 pieces x one move per direction (8) */
 
 extern const struct game loa_game;
 extern const char *const LOA_START;

@@ -140,9 +140,9 @@ static void test_tactical_moves(void **state)
 {
     (void)state;
     struct fetlar_state s;
-    gmove mv[512];
+    gmove mv[FETLAR_MAX_MOVES];
     setup(&s, "Ka5 ta9 tc3 Tj2 tj3 tk9", 'w');
-    int n = fetlar_gen_tactical(&s, mv, 512);
+    int n = fetlar_gen_tactical(&s, mv, FETLAR_MAX_MOVES);
     /* a5-a1 escapes; j2 cannot capture j3 (nothing beyond);  */
     int esc = 0;
     for (int i = 0; i < n; i++)
