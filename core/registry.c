@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../protocol/engine.h"
+#include "../tests/games/nim/nim_api.h"
 #include "game.h"
 
 extern const struct game loa_game;
@@ -18,6 +19,7 @@ const struct game *const game_registry[] = {
     &fetlar_game,
     &battalion_game,
     &palagan_game,
+    &nim_game, /* the toy game of the tests (tests/games/nim/) */
     NULL,
 };
 
@@ -27,6 +29,7 @@ const struct engine *const engine_registry[] = {
     &fetlar_engine,
     &battalion_engine,
     &palagan_engine,
+    &nim_engine,
     NULL,
 };
 
