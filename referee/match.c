@@ -569,13 +569,9 @@ done:
 
 static const char *short_result(const struct ref_record *r, char *b, size_t n)
 {
-    const char *o = ref_record_outcome(r);
-    if (strcmp(o, "p1win") == 0)
-        return "1-0";
-    if (strcmp(o, "p2win") == 0)
-        return "0-1";
-    if (strcmp(o, "draw") == 0)
-        return "1/2-1/2";
+    const char *t = ref_record_result_text(r);
+    if (t)
+        return t;
     {
         size_t len = 0;
         b[0] = '\0';

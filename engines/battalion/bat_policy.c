@@ -36,19 +36,6 @@ static void unseen_by_suit(const struct bat_state *st, int me, int *unseen,
     }
 }
 
-double bat_expected_defence(const struct bat_state *st, int me, int t, int s)
-{
-    int unseen[4], total, known = 0;
-    double p;
-    unseen_by_suit(st, me, unseen, &total);
-    for (int c = 0; c < BAT_NCARD; c++)
-        known += st->known[t][c];
-    p = bat_suit_points(st->known[t], s);
-    if (total > 0)
-        p += 1.15 * (st->size[t] - known) * unseen[s] / (double)total;
-    return p;
-}
-
 /* Keep value of a card in hand: twins and long suits are worth keeping. */
 static int keep_value(const uint8_t *hand, int c)
 {

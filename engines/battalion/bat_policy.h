@@ -23,8 +23,4 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r);
 #define BAT_MAX_CAND 128
 int bat_candidates(const struct bat_state *st, gmove *out, int max);
 
-/* Expected points seat t could defend with in suit s, as seen by seat
- * `me` (public knowledge and its own hand only). */
-double bat_expected_defence(const struct bat_state *st, int me, int t, int s);
-
 #endif

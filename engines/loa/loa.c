@@ -73,8 +73,6 @@ static uint64_t dilate(uint64_t b)
     return h | (h << 8) | (h >> 8);
 }
 
-uint64_t loa_neighbours(uint64_t bb) { return dilate(bb) & ~bb; }
-
 static uint64_t flood(uint64_t seed, uint64_t set)
 {
     uint64_t g = seed, prev;
