@@ -12,7 +12,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
-#include "engines/battalion/bat_rules.h"
+#include "engines/battalion/battalion.h"
 
 static const struct game *G = &battalion_game;
 static char err[GAME_ERR_LEN];

@@ -10,9 +10,9 @@
 
 #include "core/game.h"
 #include "core/util.h"
-#include "engines/battalion/bat_ismcts.h"
-#include "engines/battalion/bat_policy.h"
-#include "engines/battalion/bat_rules.h"
+#include "engines/battalion/ismcts.h"
+#include "engines/battalion/policy.h"
+#include "engines/battalion/battalion.h"
 
 static char err[GAME_ERR_LEN];
 

@@ -1,4 +1,4 @@
-/* bat_policy.h - Battalion baselines and the playout policy.
+/* policy.h - Battalion baselines and the playout policy.
  *
  * Every policy decides for the seat to act from what that seat knows: its
  * own hand and the public part of the state (it works on a full state and
@@ -7,7 +7,7 @@
 #define BAT_POLICY_H
 
 #include "../../core/util.h"
-#include "bat_rules.h"
+#include "battalion.h"
 
 /* A uniformly random legal action (GAME_MOVE_NONE if none). */
 gmove bat_random_move(const struct bat_state *st, struct rng *r);

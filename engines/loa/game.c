@@ -1,4 +1,4 @@
-/* loa.c - Lines of Action rules (RULES.md §1) behind struct game. */
+/* game.c - Lines of Action rules (RULES.md §1) behind struct game. */
 #include "loa.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* bat_policy.c - Battalion baselines (random, heuristic) and the search's
- * candidate moves.  See bat_policy.h. */
-#include "bat_policy.h"
+/* policy.c - Battalion baselines (random, heuristic) and the search's
+ * candidate moves.  See policy.h. */
+#include "policy.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* bat_rules.h - Battalion (RULES.md section 4): state, cards, actions.
+/* battalion.h - Battalion (RULES.md section 4): state, cards, actions.
  *
  * One fixed-size struct holds either a full state (every hand, the draw
  * pile in order, the reshuffle PRNG) or the view of one seat (the hands of
@@ -131,7 +131,7 @@ void bat_make_view(const struct bat_state *full, int seat,
                    struct bat_state *out);
 uint64_t bat_hash(const struct bat_state *st);
 
-/* Text (bat_text.c) */
+/* Text (text.c) */
 int bat_parse_card(const char *s, int *card);
 int bat_parse_pos(struct bat_state *st, const char *s, char *err, size_t n);
 void bat_format_pos(const struct bat_state *st, char *buf, size_t n);

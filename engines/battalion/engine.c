@@ -1,5 +1,5 @@
-/* bat_engine.c - the Battalion player behind medan-battalion: ISMCTS
- * (bat_ismcts.c) or a baseline (Strategy random / heuristic). */
+/* engine.c - the Battalion player behind medan-battalion: ISMCTS
+ * (ismcts.c) or a baseline (Strategy random / heuristic). */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,9 +7,9 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/timeman.h"
-#include "bat_ismcts.h"
-#include "bat_policy.h"
-#include "bat_rules.h"
+#include "ismcts.h"
+#include "policy.h"
+#include "battalion.h"
 
 #define TREE_NODES (1u << 19) /* ~40 MiB of tree */
 /* `go depth N` is N thousand iterations (as `bench N`): ISMCTS has no

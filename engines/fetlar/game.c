@@ -1,4 +1,4 @@
-/* rules.c - Fetlar Hnefatafl 11x11 rules (RULES.md §2) behind struct game.
+/* game.c - Fetlar Hnefatafl 11x11 rules (RULES.md §2) behind struct game.
  *
  * Move generation: per-rank and per-file occupancy masks index a table of
  * the squares a piece slides to (fetlar_slide), minus the squares only the

@@ -1,9 +1,9 @@
-/* bat_game.c - Battalion's `struct game` (core/game.h): config, the table. */
+/* game.c - Battalion's `struct game` (core/game.h): config, the table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../../core/util.h"
-#include "bat_rules.h"
+#include "battalion.h"
 
 static void config_default(void *cfg)
 {
