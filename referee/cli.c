@@ -424,6 +424,8 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         fputc('\n', stderr);
         FAIL(-1);
     }
+    if (game_check(m->g, err, sizeof err)) /* the table a match relies on */
+        FAIL(bad("%s", err));
     m->g->config_default(m->cfg.b);
     m->params[0] = '\0';
     for (int i = 0; i < gparams.n; i++) {
