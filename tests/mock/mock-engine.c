@@ -133,7 +133,7 @@ static int position(char *args)
             G->play(tmp, m);
         }
     }
-    memcpy(st, tmp, sizeof st);
+    memcpy(st, tmp, G->state_size);
     return 0;
 }
 
