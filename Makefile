@@ -66,10 +66,16 @@ LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIBMEDAN   := $(BUILD)/libmedan.a
 REG_OBJ    := $(BUILD)/engines/registry.o
 
-game_src    = $(filter-out engines/$(1)/main.c,$(wildcard engines/$(1)/*.c))
+# Toy games live in tests/games/<game>/ (Nim): registered and linked like
+# the others, their program built for the tests only ($(BUILD)/games/).
+TOY_GAMES  := $(patsubst tests/games/%/main.c,%,$(wildcard tests/games/*/main.c))
+game_dir    = $(if $(filter $(1),$(TOY_GAMES)),tests/games/$(1),engines/$(1))
+game_src    = $(filter-out $(call game_dir,$(1))/main.c,$(wildcard $(call game_dir,$(1))/*.c))
 game_lib    = $(BUILD)/libgame_$(1).a
-GAME_LIBS  := $(foreach g,$(GAMES),$(call game_lib,$(g)))
+game_prog   = $(if $(filter $(1),$(TOY_GAMES)),$(BUILD)/games/medan-$(1),$(BIN)/medan-$(1))
+GAME_LIBS  := $(foreach g,$(GAMES) $(TOY_GAMES),$(call game_lib,$(g)))
 ENGINES    := $(foreach g,$(GAMES),$(BIN)/medan-$(g))
+TOY_PROGS  := $(foreach g,$(TOY_GAMES),$(call game_prog,$(g)))
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -77,7 +83,7 @@ TOOL_SRC   := $(wildcard tests/tools/*.c)
 TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 PROGRAMS   := $(ENGINES)
-TEST_DEPS  := $(TOOL_BIN)
+TEST_DEPS  := $(TOOL_BIN) $(TOY_PROGS)
 # The test targets of one pass (`make test-suite`); a module.mk may append.
 TEST_STAGES := unit transcripts docs robust referee cli
 
@@ -111,12 +117,12 @@ $(call game_lib,$(1)): $(patsubst %.c,$(BUILD)/%.o,$(call game_src,$(1)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
 	$$(Q)$$(AR) rcs $$@ $$^
-$(BIN)/medan-$(1): $(BUILD)/engines/$(1)/main.o $(call game_lib,$(1)) $(LIBMEDAN)
+$(call game_prog,$(1)): $(BUILD)/$(call game_dir,$(1))/main.o $(call game_lib,$(1)) $(LIBMEDAN)
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS) -lreadline
 endef
-$(foreach g,$(GAMES),$(eval $(call GAME_RULES,$(g))))
+$(foreach g,$(GAMES) $(TOY_GAMES),$(eval $(call GAME_RULES,$(g))))
 
 # Unit tests link every game, the registry and the library.
 $(BUILD)/tests/%: tests/unit/%.c $(FLAGS_STAMP) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)

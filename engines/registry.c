@@ -8,12 +8,14 @@
 #include "fetlar/fetlar_api.h"
 #include "loa/loa_api.h"
 #include "palagan/palagan_api.h"
+#include "../tests/games/nim/nim_api.h"
 
 const struct game *const game_registry[] = {
     &loa_game,
     &fetlar_game,
     &battalion_game,
     &palagan_game,
+    &nim_game, /* the toy game of the tests (tests/games/nim/) */
     NULL,
 };
 
@@ -23,6 +25,7 @@ const struct engine *const engine_registry[] = {
     &fetlar_engine,
     &battalion_engine,
     &palagan_engine,
+    &nim_engine,
     NULL,
 };
 

@@ -57,8 +57,8 @@ static int run_protocol(const struct engine *e)
 /* ---- subcommands -------------------------------------------------------------- */
 struct cli {
     const struct engine *e;
-    unsigned char cfg[GAME_MAX_CONFIG];
-    unsigned char st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     const char *fen;
 };
 
@@ -79,11 +79,11 @@ static int cli_position(struct cli *c)
 {
     char err[GAME_ERR_LEN];
     if (c->fen) {
-        int rc = c->e->game->parse_pos(c->st, c->cfg, c->fen, err, sizeof err);
+        int rc = c->e->game->parse_pos(c->st.b, c->cfg.b, c->fen, err, sizeof err);
         if (rc)
             return cli_error("bad position: %s", err);
     } else
-        c->e->game->start(c->st, c->cfg);
+        c->e->game->start(c->st.b, c->cfg.b);
     return 0;
 }
 
@@ -93,7 +93,7 @@ static int cli_kv(struct cli *c, char *arg)
     if (!eq || eq == arg)
         return cli_error("unexpected argument '%s'", arg);
     *eq = '\0';
-    if (c->e->game->config_set(c->cfg, arg, eq + 1, err, sizeof err))
+    if (c->e->game->config_set(c->cfg.b, arg, eq + 1, err, sizeof err))
         return cli_error("%s", err);
     return 0;
 }
@@ -120,8 +120,8 @@ static int cmd_perft(struct cli *c, int argc, char **argv, int divide)
     if (cli_position(c))
         return 1;
     t0 = now_us();
-    n = divide ? perft_divide(c->e->game, c->st, (int)d, print_divide, NULL, NULL)
-               : perft(c->e->game, c->st, (int)d);
+    n = divide ? perft_divide(c->e->game, c->st.b, (int)d, print_divide, NULL, NULL)
+               : perft(c->e->game, c->st.b, (int)d);
     int64_t us = now_us() - t0;
     printf("perft %d %llu time %lld nps %llu\n", (int)d, (unsigned long long)n,
            (long long)(us / 1000), (unsigned long long)(us > 0 ? n * 1000000ULL / (uint64_t)us : 0));
@@ -316,7 +316,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
 {
     struct cli c;
     char err[GAME_ERR_LEN];
-    if (game_check(e->game, err, sizeof err))
+    if (engine_check(e, err, sizeof err))
         die("%s", err);
     setvbuf(stdout, NULL, _IOLBF, 0);
     snprintf(progname, sizeof progname, "medan-%s", e->game->name);
@@ -324,7 +324,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
         return run_protocol(e);
     memset(&c, 0, sizeof c);
     c.e = e;
-    e->game->config_default(c.cfg);
+    e->game->config_default(c.cfg.b);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(&c, argc, argv, 0);
     if (strcmp(argv[1], "divide") == 0)

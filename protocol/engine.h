@@ -62,6 +62,21 @@ struct engine {
                       void *ctx);
 };
 
+/* ---- the contract of every engine (checked by engine_check) -------------- */
+/* Options every engine offers, so that tests and the referee can drive any
+ * engine alike: a Seed spin from 0 that seeds all the engine's random
+ * choices, and a Strategy combo with a uniformly random legal move. */
+#define ENGINE_OPT_SEED "Seed"
+#define ENGINE_OPT_STRATEGY "Strategy"
+#define ENGINE_STRATEGY_RANDOM "random"
+
+/* Check an engine's table: its game (game_check), the members MEP calls,
+ * every option spec (name, type, range, default, where its value lives)
+ * and the required options above.  Run at the start of every engine
+ * program (mep_main) and over the registry by the unit tests.  Returns 0,
+ * or -1 and writes why not. */
+int engine_check(const struct engine *e, char *err, size_t errlen);
+
 /* Option helpers for engine code. */
 static inline int64_t *opt_int(void *eng, const struct opt_spec *o)
 {

@@ -48,6 +48,8 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
         die("out of memory for the transposition table");
     ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);
+    ab->moves = xmalloc((AB_MAX_PLY + 2) * (size_t)g->max_moves * sizeof *ab->moves);
+    ab->scores = xmalloc((AB_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *ab->scores);
 }
 
 void ab_free(struct ab *ab)
@@ -55,8 +57,12 @@ void ab_free(struct ab *ab)
     tt_free(&ab->tt);
     free(ab->stack);
     free(ab->path);
+    free(ab->moves);
+    free(ab->scores);
     ab->stack = NULL;
     ab->path = NULL;
+    ab->moves = NULL;
+    ab->scores = NULL;
 }
 
 int ab_resize(struct ab *ab, size_t mb)
@@ -74,6 +80,18 @@ void ab_clear(struct ab *ab)
     tt_clear(&ab->tt);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killers, 0, sizeof ab->killers);
+}
+
+/* The move list of a ply (ply AB_MAX_PLY + 1: the root's, for ab_go) and
+ * its scores. */
+static gmove *ply_moves(struct ab *ab, int ply)
+{
+    return ab->moves + (size_t)ply * (size_t)ab->game->max_moves;
+}
+
+static int *ply_scores(struct ab *ab, int ply)
+{
+    return ab->scores + (size_t)ply * (size_t)ab->game->max_moves;
 }
 
 static void *ply_state(struct ab *ab, int ply)
@@ -204,8 +222,8 @@ static void update_history(struct ab *ab, int side, gmove m, int bonus)
 static int qsearch(struct ab *ab, int ply, int alpha, int beta)
 {
     const void *st = ply_state(ab, ply);
-    gmove mv[AB_MAX_MOVES];
-    int sc[AB_MAX_MOVES], n, outcome, best;
+    gmove *mv = ply_moves(ab, ply);
+    int *sc = ply_scores(ab, ply), n, outcome, best;
     ab->nodes++;
     check_time(ab);
     if (ab->stopped)
@@ -219,7 +237,7 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
         return best;
     if (best > alpha)
         alpha = best;
-    n = ab->ops->gen_tactical(st, mv, AB_MAX_MOVES);
+    n = ab->ops->gen_tactical(st, mv, ab->game->max_moves);
     for (int i = 0; i < n; i++)
         sc[i] = ab->history[ab->game->to_move(st) - 1][ab->ops->move_key(mv[i])];
     for (int i = 0; i < n; i++) {
@@ -246,8 +264,8 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
 {
     const void *st = ply_state(ab, ply);
     const int pvnode = beta - alpha > 1, root = ply == 0;
-    gmove mv[AB_MAX_MOVES];
-    int sc[AB_MAX_MOVES], n, outcome, best = -INF, side, legal = 0, eval;
+    gmove *mv = ply_moves(ab, ply);
+    int *sc = ply_scores(ab, ply), n, outcome, best = -INF, side, legal = 0, eval;
     uint32_t ttmove = 0, bestmove = 0;
     uint64_t key = ab->game->hash(st);
     struct tt_entry *te;
@@ -315,8 +333,9 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
             return s >= AB_WIN_BOUND ? beta : s;
     }
 
-    n = ab->game->gen_moves(st, mv, AB_MAX_MOVES);
-    if (n <= 0)
+    /* more than max_moves is the game's internal error, not a loss */
+    n = game_gen_moves(ab->game, st, mv);
+    if (n == 0)
         return -AB_WIN + ply; /* no legal move loses (terminal() saw none) */
     score_moves(ab, st, mv, sc, n, ttmove, ply, side);
 
@@ -402,7 +421,7 @@ static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int sc
 {
     char line[4096], sc[32], tok[64];
     size_t len = 0;
-    unsigned char st[GAME_MAX_STATE];
+    game_state_buf st;
     int64_t us = tm_elapsed_us(tm);
     if (us < 1)
         us = 1;
@@ -412,11 +431,11 @@ static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int sc
                depth, ab->seldepth, mpv, sc, (unsigned long long)ab->nodes,
                (unsigned long long)(ab->nodes * 1000000ULL / (uint64_t)us), (long long)(us / 1000),
                tt_hashfull(&ab->tt));
-    memcpy(st, ab->req->pos, ab->game->state_size);
+    memcpy(st.b, ab->req->pos, ab->game->state_size);
     for (int i = 0; i < pvlen; i++) {
-        ab->game->format_move(st, pv[i], tok, sizeof tok);
+        ab->game->format_move(st.b, pv[i], tok, sizeof tok);
         buf_printf(line, sizeof line, &len, " %s", tok);
-        ab->game->play(st, pv[i]);
+        ab->game->play(st.b, pv[i]);
     }
     search_info(ab->req, "%s", line);
 }
@@ -432,7 +451,7 @@ static void setup_path(struct ab *ab, const struct search_req *req)
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
 {
     struct timeman tm;
-    gmove best = GAME_MOVE_NONE, rootmv[AB_MAX_MOVES];
+    gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
     int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv;
 
@@ -449,7 +468,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     memcpy(ply_state(ab, 0), req->pos, ab->game->state_size);
     setup_path(ab, req);
     memset(ab->killers, 0, sizeof ab->killers);
-    nroot = ab->game->gen_moves(req->pos, rootmv, AB_MAX_MOVES);
+    nroot = game_gen_moves(ab->game, req->pos, rootmv);
     *ponder = GAME_MOVE_NONE;
     if (nroot <= 0)
         return GAME_MOVE_NONE;

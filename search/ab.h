@@ -17,7 +17,6 @@
 #define AB_WIN 30000
 #define AB_WIN_BOUND (AB_WIN - 1000) /* |score| >= this: proven result */
 #define AB_MAX_PLY 128
-#define AB_MAX_MOVES 512 /* per position; games using ab stay under it */
 #define AB_KEYS 16384    /* move_key range for history tables */
 
 struct ab_ops {
@@ -110,6 +109,8 @@ struct ab {
     uint64_t *path;   /* game history + search path hashes */
     int npath, path_cap;
     unsigned char *stack; /* one state per ply */
+    gmove *moves;         /* game->max_moves per ply, and the root's */
+    int *scores;          /* their ordering scores */
     const struct search_req *req;
     void *tm;         /* struct timeman *, NULL in bench */
     uint64_t node_limit;

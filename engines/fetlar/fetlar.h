@@ -14,6 +14,9 @@
 #include "fetlar_api.h" /* the game and engine objects */
 
 #define FETLAR_N 11
+/* Slides of the side to move end on an empty square, which at most four
+ * pieces (the nearest in each direction) reach: 4 x 121. */
+#define FETLAR_MAX_MOVES (4 * FETLAR_N * FETLAR_N)
 #define FETLAR_SQ 121
 #define FETLAR_THRONE 60 /* f6 */
 #define FETLAR_NOSQ 255

@@ -102,13 +102,13 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn infofn, void *c
 {
     struct pal_engine *e = eng;
     uint64_t sims = (uint64_t)(depth > 0 ? depth : PAL_BENCH_KSIMS) * 1000, total = 0, totsims = 0;
-    unsigned char cfg[GAME_MAX_CONFIG];
+    game_config_buf cfg;
     int64_t t0 = now_us();
-    palagan_game.config_default(cfg);
+    palagan_game.config_default(cfg.b);
     for (size_t i = 0; palagan_bench_positions[i]; i++) {
         struct pal_state s;
         char line[160], err[GAME_ERR_LEN];
-        int rc = palagan_game.parse_pos(&s, cfg, palagan_bench_positions[i], err, sizeof err);
+        int rc = palagan_game.parse_pos(&s, cfg.b, palagan_bench_positions[i], err, sizeof err);
         assert(rc == GAME_OK); /* a fixed table, checked by test_mep's bench test */
         (void)rc;
         mc_seed(&e->mc, 1);

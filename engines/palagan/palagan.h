@@ -47,6 +47,8 @@ typedef uint32_t pal_man;
 
 /* Largest number of maneuvers at one point: 217 summons + 20 pieces x 6. */
 #define PAL_MAX_MAN 344
+/* Turns: the pass, one maneuver, or two. */
+#define PAL_MAX_TURNS (1 + PAL_MAX_MAN + PAL_MAX_MAN * PAL_MAX_MAN)
 
 struct pal_geom {
     int n, d, ncells;

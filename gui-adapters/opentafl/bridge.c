@@ -40,11 +40,14 @@
 
 struct bridge {
     int64_t seed;
+    char strategy[OPT_STR_LEN];
 };
 
 static const struct opt_spec bridge_options[] = {
     {"Seed", OPT_SPIN, "0", 0, INT64_MAX, NULL, offsetof(struct bridge, seed),
      "seeds the bridge's fallback move (the child's own play is not seeded)"},
+    {"Strategy", OPT_COMBO, "opentafl", 0, 0, "opentafl random", offsetof(struct bridge, strategy),
+     "opentafl (ask the child), or random: a seeded random legal move, the child not asked"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 
@@ -235,13 +238,14 @@ static void settle(const struct search_req *req)
 
 static void make_rules(void)
 {
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     char fen[1024];
-    fetlar_game.config_default(cfg);
-    fetlar_game.start(st, cfg);
-    fetlar_game.format_pos(st, fen, sizeof fen);
+    fetlar_game.config_default(cfg.b);
+    fetlar_game.start(st.b, cfg.b);
+    fetlar_game.format_pos(st.b, fen, sizeof fen);
     fen[strcspn(fen, " ")] = '\0';
-    ot_rules_fetlar(fen, fetlar_game.to_move(st) == 1, B.rules, sizeof B.rules);
+    ot_rules_fetlar(fen, fetlar_game.to_move(st.b) == 1, B.rules, sizeof B.rules);
 }
 
 static void b_newgame(void *eng)
@@ -254,28 +258,40 @@ static void b_newgame(void *eng)
     childf("rules %s", B.rules);
 }
 
+/* A random legal move, seeded by Seed and the position (Strategy random). */
+static gmove random_move(struct bridge *b, const struct search_req *req)
+{
+    const struct game *g = req->game;
+    gmove *moves = game_move_buf(g), m = GAME_MOVE_NONE;
+    int n = game_gen_moves(g, req->pos, moves);
+    if (n > 0) {
+        struct rng rng;
+        rng_seed(&rng, mix64((uint64_t)b->seed, g->hash(req->pos)));
+        m = moves[rng_below(&rng, (uint64_t)n)];
+    }
+    free(moves);
+    return m;
+}
+
 /* A move when the child has none: one that wins at once, else a seeded
  * random one. */
 static gmove fallback(struct bridge *b, const struct search_req *req)
 {
-    static gmove moves[4096];
-    unsigned char st[GAME_MAX_STATE];
     const struct game *g = req->game;
-    int n = g->gen_moves(req->pos, moves, (int)ARRAY_LEN(moves));
+    gmove *moves = game_move_buf(g), m = GAME_MOVE_NONE;
+    game_state_buf st;
+    int n = game_gen_moves(g, req->pos, moves);
     int me = g->to_move(req->pos);
-    if (n <= 0)
-        return GAME_MOVE_NONE;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && m == GAME_MOVE_NONE; i++) {
         struct game_result r;
-        memcpy(st, req->pos, g->state_size);
-        g->play(st, moves[i]);
-        g->result(st, NULL, 0, &r);
+        memcpy(st.b, req->pos, g->state_size);
+        g->play(st.b, moves[i]);
+        g->result(st.b, NULL, 0, &r);
         if (r.over && r.rank[me - 1] == 1 && r.rank[2 - me] == 2)
-            return moves[i];
+            m = moves[i];
     }
-    struct rng rng;
-    rng_seed(&rng, mix64((uint64_t)b->seed, g->hash(req->pos)));
-    return moves[rng_below(&rng, (uint64_t)n)];
+    free(moves);
+    return m != GAME_MOVE_NONE ? m : random_move(b, req);
 }
 
 /* Stop waiting for the child (stop, or its time is up): its move if it
@@ -340,6 +356,8 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
     struct ot_budget bud;
     *ponder = GAME_MOVE_NONE;
 
+    if (strcmp(b->strategy, ENGINE_STRATEGY_RANDOM) == 0)
+        return random_move(b, req);
     settle(req);
     if (search_stopped(req))
         return give_up(b, req, 0);

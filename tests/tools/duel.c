@@ -47,9 +47,11 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
                    uint64_t seed, int *plies, const char **reason)
 {
     const struct game *g = e->game;
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+    game_config_buf cfg_buf;
+    game_state_buf st_buf;
+    unsigned char *cfg = cfg_buf.b, *st = st_buf.b;
     static uint64_t hist[4096];
-    static gmove mv[131072];
+    gmove *mv = game_move_buf(g);
     struct game_result r;
     struct rng rng;
     int n = 0;
@@ -63,7 +65,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
         e->newgame(b);
     }
     for (int i = 0; i < 4; i++) { /* opening */
-        int k = g->gen_moves(st, mv, 131072);
+        int k = game_gen_moves(g, st, mv);
         if (k <= 0)
             break;
         hist[n++] = g->hash(st);
@@ -96,6 +98,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
         hist[n++] = g->hash(st);
         g->play(st, m);
     }
+    free(mv);
     *plies = n;
     *reason = r.reason;
     if (r.rank[0] == r.rank[1])

@@ -1,5 +1,5 @@
-/* bat_engine.c - the Battalion player behind medan-battalion: ISMCTS
- * (bat_ismcts.c) or a baseline (Strategy random / heuristic). */
+/* engine.c - the Battalion player behind medan-battalion: ISMCTS
+ * (ismcts.c) or a baseline (Strategy random / heuristic). */
 #include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/timeman.h"
-#include "bat_ismcts.h"
-#include "bat_policy.h"
-#include "bat_rules.h"
+#include "ismcts.h"
+#include "policy.h"
+#include "battalion.h"
 
 #define TREE_NODES (1u << 19) /* ~40 MiB of tree */
 /* `go depth N` is N thousand iterations (as `bench N`): ISMCTS has no
@@ -214,7 +214,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
 {
     struct bat_engine *e = eng;
     struct bat_search_params p;
-    unsigned char cfg[GAME_MAX_CONFIG];
+    game_config_buf cfg;
     uint64_t total = 0, iters = 0;
     int64_t t0 = now_us();
     (void)info;
@@ -222,13 +222,13 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
     p.iterations = (uint64_t)(depth > 0 ? depth : BAT_BENCH_KITERATIONS) * 1000;
-    battalion_game.config_default(cfg);
+    battalion_game.config_default(cfg.b);
     for (int i = 0; battalion_bench_positions[i]; i++) {
         struct bat_state v;
         struct bat_report rep;
         struct rng r;
         char err[GAME_ERR_LEN];
-        int rc = battalion_game.parse_pos(&v, cfg, battalion_bench_positions[i], err, sizeof err);
+        int rc = battalion_game.parse_pos(&v, cfg.b, battalion_bench_positions[i], err, sizeof err);
         assert(rc == GAME_OK); /* a fixed table, checked by test_mep's bench test */
         (void)rc;
         rng_seed(&r, 1);
