@@ -1,5 +1,5 @@
 /* engine.c - Nim's player `nim_engine`: the generic alpha-beta of search/ab.c
- * through the shared two-seat player (search/player.h: Hash, Seed, Strategy
+ * through the shared two-seat player (engines/common/player.h: Hash, Seed, Strategy
  * search|greedy|random, ClearHash).  The evaluation knows nothing (0): the
  * search alone proves wins, with the nim-sum shown by `eval`. */
 #include <stddef.h>
