@@ -440,9 +440,40 @@ static int pick_bit(BB b, struct rng *r)
 struct po {
     struct pal_state s;
     uint32_t used[2];                /* slots in use, per side */
+    uint32_t short1[2], short2[2];   /* slots with one, two liberties */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
 };
+
+/* Set the liberties of slot k (and its place in short1/short2). */
+static inline void po_lb(struct po *p, int side, int k, BB lb)
+{
+    p->lb[side][k] = lb;
+    const uint32_t b = 1u << k;
+    int n = popc(lb);
+    p->short1[side] = (p->short1[side] & ~b) | (n == 1 ? b : 0);
+    p->short2[side] = (p->short2[side] & ~b) | (n == 2 ? b : 0);
+}
+
+static inline void po_free(struct po *p, int side, int k)
+{
+    const uint32_t b = ~(1u << k);
+    p->used[side] &= b;
+    p->short1[side] &= b;
+    p->short2[side] &= b;
+}
+
+/* b if c, else nothing. */
+static inline BB bsel(bool c, BB b)
+{
+#if W == 1
+    return b & (0 - (uint64_t)c);
+#else
+    for (int i = 0; i < W; i++)
+        b.w[i] &= 0 - (uint64_t)c;
+    return b;
+#endif
+}
 
 static inline void po_label(struct po *p, BB cl, int k)
 {
@@ -456,7 +487,7 @@ static inline int po_new(struct po *p, int side, BB cl, BB lb)
     assert(k < PO_NCL);
     p->used[side] |= 1u << k;
     p->st[side][k] = cl;
-    p->lb[side][k] = lb;
+    po_lb(p, side, k, lb);
     po_label(p, cl, k);
     return k;
 }
@@ -466,7 +497,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
     const BB empty = empty_of(g, &p->s);
     for (int side = 0; side < 2; side++) {
         BB own = ld(p->s.occ[side]), cand = own;
-        p->used[side] = 0;
+        p->used[side] = p->short1[side] = p->short2[side] = 0;
         while (nz(cand)) {
             BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
             po_new(p, side, cl, lb);
@@ -491,7 +522,7 @@ static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
         if (keep < 0) { /* the first keeps its slot and labels */
             keep = k;
         } else {
-            p->used[side] &= ~(1u << k);
+            po_free(p, side, k);
             po_label(p, s, keep);
         }
         cl = bor(cl, s);
@@ -501,13 +532,13 @@ static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
         po_new(p, side, cl, lb);
     } else {
         p->st[side][keep] = cl;
-        p->lb[side][keep] = lb;
+        po_lb(p, side, keep, lb);
         p->cid[t] = (uint8_t)keep;
     }
     for (BB b = band(nb, opp); nz(b);) { /* enemy clusters lose t */
         int k = p->cid[ctz(b)];
         b = bandn(b, p->st[side ^ 1][k]);
-        p->lb[side ^ 1][k] = bandn(p->lb[side ^ 1][k], tb);
+        po_lb(p, side ^ 1, k, bandn(p->lb[side ^ 1][k], tb));
     }
     st(p->s.occ[side], bor(own, tb));
 }
@@ -521,10 +552,10 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     BB rest = bandn(p->st[side][k], fb);
     const BB empty = empty_of(g, &p->s);
     if (!nz(rest)) {
-        p->used[side] &= ~(1u << k);
+        po_free(p, side, k);
     } else if (!nz(poplow(rest))) { /* one piece left: no split */
         p->st[side][k] = rest;
-        p->lb[side][k] = band(NBR(g, ctz(rest)), empty);
+        po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
     } else {
         bool first = true;
         while (nz(rest)) { /* the parts of what is left */
@@ -540,7 +571,7 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
             }
             if (first) { /* keeps the slot (and its labels) */
                 p->st[side][k] = cl;
-                p->lb[side][k] = lb;
+                po_lb(p, side, k, lb);
                 first = false;
             } else {
                 po_new(p, side, cl, lb);
@@ -551,7 +582,7 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     for (BB b = band(nb, ld(p->s.occ[side ^ 1])); nz(b);) { /* a liberty */
         int j = p->cid[ctz(b)];
         b = bandn(b, p->st[side ^ 1][j]);
-        p->lb[side ^ 1][j] = bor(p->lb[side ^ 1][j], fb);
+        po_lb(p, side ^ 1, j, bor(p->lb[side ^ 1][j], fb));
     }
 }
 
@@ -566,7 +597,7 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side, BB cand)
         cand = bandn(cand, s);
         if (!nz(p->lb[side][k])) {
             gone = bor(gone, s);
-            p->used[side] &= ~(1u << k);
+            po_free(p, side, k);
         }
     }
     if (!nz(gone))
@@ -578,7 +609,7 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side, BB cand)
     const int o = side ^ 1;
     for (BB b = band(near, ld(p->s.occ[o])); nz(b); b = poplow(b)) {
         int c = ctz(b), k = p->cid[c];
-        p->lb[o][k] = bor(p->lb[o][k], band(NBR(g, c), gone));
+        po_lb(p, o, k, bor(p->lb[o][k], band(NBR(g, c), gone)));
     }
     return popc(gone);
 }
@@ -641,17 +672,13 @@ static inline bool po_can_end(const struct po *p)
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    for (BB c = band(hot, ld(p->s.occ[side])); nz(c);) {
-        int k = p->cid[ctz(c)];
-        const BB lb = p->lb[side][k];
-        c = bandn(c, p->st[side][k]);
-        if (!nz(lb))
-            continue;
-        BB rest = poplow(lb);
-        if (!nz(rest))
-            x1 = bor(x1, lb);
-        else if (!nz(poplow(rest)))
-            x2 = bor(x2, lb);
+    for (uint32_t m = p->short1[side]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        x1 = bor(x1, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
+    }
+    for (uint32_t m = p->short2[side]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        x2 = bor(x2, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
     }
     *a1 = x1;
     *a2 = x2;
@@ -960,6 +987,10 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                     for (BB c = p.st[side][i]; nz(c); c = poplow(c))
                         if (p.cid[ctz(c)] != i)
                             return -1;
+                    int nl = popc(p.lb[side][i]);
+                    if ((nl == 1) != (p.short1[side] >> i & 1) ||
+                        (nl == 2) != (p.short2[side] >> i & 1))
+                        return -1;
                     BB lb;
                     BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);
                     if (popc(cl) != popc(p.st[side][i]) || popc(band(cl, p.st[side][i])) != popc(cl) ||
