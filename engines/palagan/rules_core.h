@@ -441,6 +441,7 @@ struct po {
     struct pal_state s;
     uint32_t used[2];                /* slots in use, per side */
     uint32_t short1[2], short2[2];   /* slots with one, two liberties */
+    uint32_t dead[2];                /* slots without a liberty */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
 };
@@ -453,6 +454,7 @@ static inline void po_lb(struct po *p, int side, int k, BB lb)
     int n = popc(lb);
     p->short1[side] = (p->short1[side] & ~b) | (n == 1 ? b : 0);
     p->short2[side] = (p->short2[side] & ~b) | (n == 2 ? b : 0);
+    p->dead[side] = (p->dead[side] & ~b) | (n == 0 ? b : 0);
 }
 
 static inline void po_free(struct po *p, int side, int k)
@@ -461,6 +463,7 @@ static inline void po_free(struct po *p, int side, int k)
     p->used[side] &= b;
     p->short1[side] &= b;
     p->short2[side] &= b;
+    p->dead[side] &= b;
 }
 
 /* b if c, else nothing. */
@@ -497,7 +500,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
     const BB empty = empty_of(g, &p->s);
     for (int side = 0; side < 2; side++) {
         BB own = ld(p->s.occ[side]), cand = own;
-        p->used[side] = p->short1[side] = p->short2[side] = 0;
+        p->used[side] = p->short1[side] = p->short2[side] = p->dead[side] = 0;
         while (nz(cand)) {
             BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
             po_new(p, side, cl, lb);
@@ -653,19 +656,10 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
     return got;
 }
 
-/* pal_can_end on the playout board: has every cluster of the mover that
- * touches a cell this turn changed a liberty? */
-static inline bool po_can_end(const struct po *p)
-{
-    const int me = p->s.stm;
-    for (BB c = band(ld(p->s.check), ld(p->s.occ[me])); nz(c);) {
-        int k = p->cid[ctz(c)];
-        if (!nz(p->lb[me][k]))
-            return false;
-        c = bandn(c, p->st[me][k]);
-    }
-    return true;
-}
+/* pal_can_end on the playout board: has every cluster of the mover a
+ * liberty?  (The same: at a turn's start every cluster has one, so one
+ * without is one this turn touched.) */
+static inline bool po_can_end(const struct po *p) { return p->dead[p->s.stm] == 0; }
 
 /* Liberty points of the clusters of `side` touching `hot` with exactly one
  * (*a1) and two (*a2) liberties. */
@@ -989,7 +983,8 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                             return -1;
                     int nl = popc(p.lb[side][i]);
                     if ((nl == 1) != (p.short1[side] >> i & 1) ||
-                        (nl == 2) != (p.short2[side] >> i & 1))
+                        (nl == 2) != (p.short2[side] >> i & 1) ||
+                        (nl == 0) != (p.dead[side] >> i & 1))
                         return -1;
                     BB lb;
                     BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);
