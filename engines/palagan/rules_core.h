@@ -440,30 +440,31 @@ static int pick_bit(BB b, struct rng *r)
 struct po {
     struct pal_state s;
     uint32_t used[2];                /* slots in use, per side */
-    uint32_t short1[2], short2[2];   /* slots with one, two liberties */
-    uint32_t dead[2];                /* slots without a liberty */
+    uint32_t cls[2][4];              /* slots with no, one, two liberties ([3] scratch) */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
 };
 
-/* Set the liberties of slot k (and its place in short1/short2). */
+/* Set the liberties of slot k (and its class: no, one, two liberties). */
 static inline void po_lb(struct po *p, int side, int k, BB lb)
 {
     p->lb[side][k] = lb;
     const uint32_t b = 1u << k;
-    int n = popc(lb);
-    p->short1[side] = (p->short1[side] & ~b) | (n == 1 ? b : 0);
-    p->short2[side] = (p->short2[side] & ~b) | (n == 2 ? b : 0);
-    p->dead[side] = (p->dead[side] & ~b) | (n == 0 ? b : 0);
+    const int n = popc(lb);
+    uint32_t *c = p->cls[side];
+    c[0] &= ~b;
+    c[1] &= ~b;
+    c[2] &= ~b;
+    c[n < 3 ? n : 3] |= b;
 }
 
 static inline void po_free(struct po *p, int side, int k)
 {
     const uint32_t b = ~(1u << k);
     p->used[side] &= b;
-    p->short1[side] &= b;
-    p->short2[side] &= b;
-    p->dead[side] &= b;
+    p->cls[side][0] &= b;
+    p->cls[side][1] &= b;
+    p->cls[side][2] &= b;
 }
 
 /* b if c, else nothing. */
@@ -500,7 +501,8 @@ static void po_init(const struct pal_geom *g, struct po *p)
     const BB empty = empty_of(g, &p->s);
     for (int side = 0; side < 2; side++) {
         BB own = ld(p->s.occ[side]), cand = own;
-        p->used[side] = p->short1[side] = p->short2[side] = p->dead[side] = 0;
+        p->used[side] = 0;
+        memset(p->cls[side], 0, sizeof p->cls[side]);
         while (nz(cand)) {
             BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
             po_new(p, side, cl, lb);
@@ -659,18 +661,18 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
 /* pal_can_end on the playout board: has every cluster of the mover a
  * liberty?  (The same: at a turn's start every cluster has one, so one
  * without is one this turn touched.) */
-static inline bool po_can_end(const struct po *p) { return p->dead[p->s.stm] == 0; }
+static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] == 0; }
 
 /* Liberty points of the clusters of `side` touching `hot` with exactly one
  * (*a1) and two (*a2) liberties. */
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    for (uint32_t m = p->short1[side]; m; m &= m - 1) {
+    for (uint32_t m = p->cls[side][1]; m; m &= m - 1) {
         int k = __builtin_ctz(m);
         x1 = bor(x1, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
     }
-    for (uint32_t m = p->short2[side]; m; m &= m - 1) {
+    for (uint32_t m = p->cls[side][2]; m; m &= m - 1) {
         int k = __builtin_ctz(m);
         x2 = bor(x2, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
     }
@@ -982,9 +984,9 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                         if (p.cid[ctz(c)] != i)
                             return -1;
                     int nl = popc(p.lb[side][i]);
-                    if ((nl == 1) != (p.short1[side] >> i & 1) ||
-                        (nl == 2) != (p.short2[side] >> i & 1) ||
-                        (nl == 0) != (p.dead[side] >> i & 1))
+                    if ((nl == 1) != (p.cls[side][1] >> i & 1) ||
+                        (nl == 2) != (p.cls[side][2] >> i & 1) ||
+                        (nl == 0) != (p.cls[side][0] >> i & 1))
                         return -1;
                     BB lb;
                     BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);
