@@ -591,19 +591,16 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     }
 }
 
-/* Remove the clusters of `side` holding a cell of cand that have no
- * liberty; returns the pieces. */
-static int po_capture(const struct pal_geom *g, struct po *p, int side, BB cand)
+/* Remove the clusters of `side` without a liberty (those a maneuver of
+ * the other side left so: all of them, since a side never keeps one);
+ * returns the pieces. */
+static int po_capture(const struct pal_geom *g, struct po *p, int side)
 {
     BB gone = zero();
-    for (cand = band(cand, ld(p->s.occ[side])); nz(cand);) {
-        int k = p->cid[ctz(cand)];
-        const BB s = p->st[side][k];
-        cand = bandn(cand, s);
-        if (!nz(p->lb[side][k])) {
-            gone = bor(gone, s);
-            po_free(p, side, k);
-        }
+    for (uint32_t m = p->cls[side][0]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        gone = bor(gone, p->st[side][k]);
+        po_free(p, side, k);
     }
     if (!nz(gone))
         return 0;
@@ -626,7 +623,6 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
     const int me = s->stm;
     const int t = (int)PAL_TO(m);
     BB check = bor(ld(s->check), bit(t));
-    BB cand = NBR(g, t);
     if (PAL_KIND(m) == PAL_SUMMON) {
         assert(s->reserve[me] > 0);
         s->reserve[me]--;
@@ -640,7 +636,6 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
             po_take(g, p, me ^ 1, t);
             po_put(g, p, me ^ 1, t2);
             check = bor(check, NBR(g, t2));
-            cand = bor(cand, bit(t2));
         }
         if (s->nman == 0) {
             s->last_from = (uint8_t)f;
@@ -650,7 +645,7 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
     po_put(g, p, me, t);
     st(s->check, check);
     s->nman++;
-    int got = po_capture(g, p, me ^ 1, cand);
+    int got = po_capture(g, p, me ^ 1);
     if (got) {
         s->captures[me] = (uint8_t)(s->captures[me] + got);
         s->active = 1;
@@ -914,12 +909,15 @@ pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
 
 /* Where a maneuver took liberties: the cell it filled and the cell a push
  * filled, with their neighbours (a vacated cell only gives liberties). */
-static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m)
+static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m,
+                      unsigned *key)
 {
     int t = (int)PAL_TO(m);
     BB h = bor(NBR(g, t), bit(t));
+    *key = (unsigned)t;
     if (PAL_KIND(m) == PAL_STEP) {
-        int k = adj_dir(g, (int)PAL_FROM(m), t), t2 = g->step[t][k];
+        int f = (int)PAL_FROM(m), k = adj_dir(g, f, t), t2 = g->step[t][k];
+        *key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
         if (t2 >= 0 && pal_at(s, t2) == (s->stm ^ 1)) /* pushed there, likely */
             h = bor(h, bor(NBR(g, t2), bit(t2)));
     }
@@ -938,11 +936,11 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
         struct pal_state save = p.s;
         pal_man m;
         while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
-            hot_cur = bor(hot_cur, near(g, &p.s, m));
+            unsigned key;
+            hot_cur = bor(hot_cur, near(g, &p.s, m, &key));
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = p.s.stm;
-                tr->key[tr->n++] = (uint16_t)(PAL_KIND(m) == PAL_SUMMON ? PAL_TO(m)
-                    : PAL_MAX_CELLS + 6 * PAL_FROM(m) + (unsigned)adj_dir(g, (int)PAL_FROM(m), (int)PAL_TO(m)));
+                tr->key[tr->n++] = (uint16_t)key;
             }
         }
         hot_prev = hot_cur;
