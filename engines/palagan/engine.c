@@ -143,7 +143,7 @@ static const struct opt_spec options[] = {
      "search (MCTS), or a baseline: greedy (most captures, then liberties), random"},
     {"Rave", OPT_COMBO, "rave", 0, 0, "rave grave", offsetof(struct pal_engine, rave),
      "AMAF statistics: rave (each node's own), grave (the closest ancestor's with GraveRef visits)"},
-    {"GraveRef", OPT_SPIN, "50", 1, 1000000, NULL, offsetof(struct pal_engine, grave_ref),
+    {"GraveRef", OPT_SPIN, "25", 1, 1000000, NULL, offsetof(struct pal_engine, grave_ref),
      "GRAVE: visits a node needs for its own AMAF statistics to be used"},
     {"TreeReuse", OPT_CHECK, "false", 0, 0, NULL, offsetof(struct pal_engine, tree_reuse),
      "keep the subtree of the new position from the last search"},
