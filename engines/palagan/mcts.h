@@ -4,7 +4,10 @@
  * also has an explicit "end the turn" edge.  UCT plus RAVE statistics keyed
  * on maneuvers (pal_man_key), priors from captures, playouts by the policy
  * of rules_core.h, and proven win/draw/loss backup (MCTS-solver) near the
- * end of the game.
+ * end of the game.  Options: GRAVE (par.grave_ref > 0: a node with fewer
+ * visits reads the AMAF statistics of its closest same-side ancestor that
+ * has them), and tree reuse between turns (par.reuse: the next search
+ * starts from the old tree's node for its position).
  */
 #ifndef PALAGAN_MCTS_H
 #define PALAGAN_MCTS_H
