@@ -184,11 +184,13 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
 }
 
 /* GRAVE: the AMAF statistics to use at a node of side `side` whose own
- * visits are too few: those of the reference node's edges (t->gref), kept
- * in a table by key, filled when the reference changes. */
+ * visits are too few: those of the reference node's edges, kept in a table
+ * by key.  The table is filled when the reference changes and at most once
+ * a simulation (simulate clears t->gref first), so it follows the
+ * reference's statistics as they grow. */
 static void grave_table(struct mcts *t, int side, uint32_t ref)
 {
-    if (t->gref[side] == ref && t->gstamp[side])
+    if (t->gref[side] == ref)
         return;
     uint32_t stamp = ++t->gstamp[side];
     if (stamp == 0) {
@@ -284,6 +286,7 @@ static void simulate(struct mcts *t, const struct pal_state *root)
     uint32_t cur = t->root;
     uint32_t ref[2] = {0, 0}; /* GRAVE: the deepest node per side with enough visits */
     const uint32_t gref = (uint32_t)t->par.grave_ref;
+    t->gref[0] = t->gref[1] = 0; /* (no node 0: the tables are refilled) */
     t->trace.n = 0;
     for (;;) {
         struct mc_node *node = &t->nodes[cur];
@@ -415,7 +418,6 @@ static void reset(struct mcts *t)
     t->root = 1;
     t->reused = 0;
     t->have_tree = false;
-    t->gstamp[0] = t->gstamp[1] = 0;
     t->gref[0] = t->gref[1] = 0;
 }
 
@@ -474,7 +476,6 @@ static bool start(struct mcts *t, const struct pal_state *pos)
     t->sims = 0;
     t->maxdepth = 0;
     t->reused = t->nodes[keep].n;
-    t->gstamp[0] = t->gstamp[1] = 0;
     t->have_tree = true;
     return t->nodes[keep].expanded || expand(t, keep, pos);
 }
