@@ -33,6 +33,7 @@ void bat_search_defaults(struct bat_search_params *p)
     p->eval_strength = 0.25;
     p->eval_scale = 4.0;
     p->actions = BAT_ACTIONS_PRUNED;
+    p->opp_model = 0;
     p->report_us = 1000000;
 }
 
@@ -55,6 +56,8 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 1, &p->epsilon);
     if (strcmp(name, "eval_strength") == 0)
         return set_double(v, 0, 10, &p->eval_strength);
+    if (strcmp(name, "opp_model") == 0)
+        return set_double(v, 0, 1, &p->opp_model);
     if (strcmp(name, "eval_scale") == 0)
         return set_double(v, 0.01, 1000, &p->eval_scale);
     if (strcmp(name, "cutoff") == 0) {
@@ -233,6 +236,48 @@ void bat_playout(struct bat_state *st, int attacks_end,
 }
 
 /* ---- the tree ------------------------------------------------------------- */
+/* The candidates of a node by move, for matching the node's children to
+ * them: open addressing, slots valid when their stamp is the current one
+ * (no clearing between uses). */
+#define IX_BITS 12
+#define IX_SIZE (1 << IX_BITS)
+struct move_index {
+    uint32_t stamp;
+    uint32_t used[IX_SIZE];
+    int16_t at[IX_SIZE];
+};
+
+static unsigned ix_slot(gmove m)
+{
+    return (unsigned)(((uint64_t)m * 0x9E3779B97F4A7C15ull) >> (64 - IX_BITS));
+}
+
+static void index_moves(struct move_index *ix, const gmove *cand, int nc)
+{
+    assert(nc < IX_SIZE / 2);
+    if (++ix->stamp == 0) { /* wrapped: every slot is stale again */
+        memset(ix->used, 0, sizeof ix->used);
+        ix->stamp = 1;
+    }
+    for (int i = 0; i < nc; i++) {
+        unsigned h = ix_slot(cand[i]);
+        while (ix->used[h] == ix->stamp)
+            h = (h + 1) & (IX_SIZE - 1);
+        ix->used[h] = ix->stamp;
+        ix->at[h] = (int16_t)i;
+    }
+}
+
+/* The index of m among the candidates (the first if repeated), or -1. */
+static int find_move(const struct move_index *ix, const gmove *cand, gmove m)
+{
+    int found = -1;
+    for (unsigned h = ix_slot(m); ix->used[h] == ix->stamp; h = (h + 1) & (IX_SIZE - 1))
+        if (cand[ix->at[h]] == m && (found < 0 || ix->at[h] < found))
+            found = ix->at[h];
+    return found;
+}
+
 static int32_t new_node(struct bat_tree *t, gmove m, int player)
 {
     struct node *n;
@@ -291,6 +336,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
 {
     struct bat_state root, d;
     gmove cand[BAT_MAX_CAND];
+    static _Thread_local struct move_index ix;
     int32_t path[MAX_PATH];
     int64_t t0 = now_us(), next_report = t0 + p->report_us;
     uint64_t it;
@@ -337,13 +383,33 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             double bv = -1e300;
             if (nc <= 0)
                 break;
+            if (d.act != root.act && p->opp_model > 0 && rng_double(r) < p->opp_model) {
+                /* the opponent model: another seat plays the heuristic */
+                gmove m = bat_heuristic_move(&d, r);
+                int32_t c;
+                for (c = t->n[cur].child; c >= 0 && t->n[c].move != m; c = t->n[c].sibling)
+                    ;
+                if (c < 0) {
+                    c = new_node(t, m, d.act);
+                    if (c < 0)
+                        break;
+                    t->n[c].sibling = t->n[cur].child;
+                    t->n[cur].child = c;
+                }
+                t->n[c].avail++;
+                bat_play(&d, m);
+                path[depth++] = c;
+                if (t->n[c].visits == 0)
+                    break; /* a new node: the playout starts here */
+                cur = c;
+                continue;
+            }
             memset(tried, 0, (size_t)nc);
+            index_moves(&ix, cand, nc);
             for (int32_t c = t->n[cur].child; c >= 0; c = t->n[c].sibling) {
                 struct node *ch = &t->n[c];
-                int i;
-                for (i = 0; i < nc && cand[i] != ch->move; i++)
-                    ;
-                if (i == nc)
+                int i = find_move(&ix, cand, ch->move);
+                if (i < 0)
                     continue; /* not available in this determinization */
                 tried[i] = 1;
                 ch->avail++;

@@ -46,6 +46,7 @@ struct bat_search_params {
     double eval_strength; /* leaf value: chips per point of the best suit in hand */
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int actions;          /* enum bat_actions: the move set searched */
+    double opp_model;     /* chance that another seat plays the heuristic in the tree */
     /* Polled every few iterations: nonzero ends the search. */
     int (*stop)(void *ctx);
     void *stop_ctx;
@@ -58,7 +59,8 @@ struct bat_search_params {
 void bat_search_defaults(struct bat_search_params *p);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
- * "eval_strength", "eval_scale", "actions"=pruned|full, "iterations").
+ * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model",
+ * "iterations").
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
 
