@@ -56,6 +56,12 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 1, &p->epsilon);
     if (strcmp(name, "eval_strength") == 0)
         return set_double(v, 0, 10, &p->eval_strength);
+    if (strcmp(name, "oracle") == 0) {
+        if (strcmp(v, "0") && strcmp(v, "1"))
+            return -1;
+        p->oracle = v[0] == '1';
+        return 0;
+    }
     if (strcmp(name, "opp_model") == 0)
         return set_double(v, 0, 1, &p->opp_model);
     if (strcmp(name, "eval_scale") == 0)
@@ -374,7 +380,19 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 next_report = now_us() + p->report_us;
             }
         }
-        bat_determinize(&root, r, &d);
+        if (p->oracle && !pos->is_view) {
+            /* a measurement only: the other hands as they are, the pile's
+             * order unknown */
+            d = *pos;
+            for (int i = d.ndeck - 1; i > 0; i--) {
+                int j = (int)rng_below(r, (uint64_t)i + 1);
+                uint8_t x = d.deck[i];
+                d.deck[i] = d.deck[j];
+                d.deck[j] = x;
+            }
+        } else {
+            bat_determinize(&root, r, &d);
+        }
         path[depth++] = 0;
         while (!cut(&d, attacks_end) && depth < MAX_PATH) {
             int nc = bat_candidates(&d, p->actions, cand, BAT_MAX_CAND), nun = 0;

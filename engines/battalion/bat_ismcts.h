@@ -47,6 +47,8 @@ struct bat_search_params {
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int actions;          /* enum bat_actions: the move set searched */
     double opp_model;     /* chance that another seat plays the heuristic in the tree */
+    int oracle;           /* measurement only (medan-battalion-duplicate): given a full
+                           * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
     int (*stop)(void *ctx);
     void *stop_ctx;

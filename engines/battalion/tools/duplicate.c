@@ -119,7 +119,9 @@ static void play(const struct opts *o, const struct bat_search_params *sp, int d
         int s = st.act;
         gmove m;
         bat_make_view(&st, s, &v);
-        m = decide(is_strong(o, rot, s) ? o->strong : o->weak, &v, o, sp, &r[s]);
+        /* the oracle measurement searches the full state; everyone else the view */
+        m = decide(is_strong(o, rot, s) ? o->strong : o->weak,
+                   is_strong(o, rot, s) && sp->oracle ? &st : &v, o, sp, &r[s]);
         if (m == GAME_MOVE_NONE) {
             char buf[4096];
             bat_format_pos(&st, buf, sizeof buf);
