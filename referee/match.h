@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "adjudicate.h"
-#include "client.h"
+#include "control/client.h"
 #include "opening.h"
 #include "record.h"
 #include "schedule.h"
@@ -18,11 +18,13 @@
 struct ref_match {
     /* --- set up by the command line -------------------------------- */
     const struct game *g;
-    unsigned char cfg[GAME_MAX_CONFIG]; /* game parameters applied */
+    game_config_buf cfg;     /* game parameters applied */
     char params[256];        /* parameters as given, sent with newgame */
     int nseats;
     int hidden;              /* the game has views (hidden information) */
-    struct ref_engine_spec *eng;
+    struct ctl_engine_spec *eng;
+    int *restart;            /* per engine: restart=on (a fresh process
+                                for every game) */
     struct ref_tc *tc;       /* per engine */
     int neng;
     int games;               /* games in the schedule (all rounds) */

@@ -1,12 +1,12 @@
-/* bat_ismcts.c - SO-ISMCTS for Battalion (see bat_ismcts.h). */
-#include "bat_ismcts.h"
+/* ismcts.c - SO-ISMCTS for Battalion (see ismcts.h). */
+#include "ismcts.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bat_policy.h"
+#include "policy.h"
 
 #define DET_TRIES 48       /* rejection samples per constrained hand */
 #define MAX_PATH 512
