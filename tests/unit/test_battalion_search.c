@@ -141,8 +141,8 @@ static int has(const uint64_t *a, int n, uint64_t x)
  * symmetry, each class once; the pruned set is a subset of it. */
 static void test_full_actions(void **unused)
 {
-    static gmove all[8192], full[BAT_MAX_CAND], pruned[BAT_MAX_CAND];
-    static uint64_t ca[8192], cf[BAT_MAX_CAND];
+    static gmove all[BAT_MAX_MOVES], full[BAT_MAX_CAND], pruned[BAT_MAX_CAND];
+    static uint64_t ca[BAT_MAX_MOVES], cf[BAT_MAX_CAND];
     struct rng r;
     int checked = 0;
     (void)unused;
@@ -153,7 +153,7 @@ static void test_full_actions(void **unused)
         while (!bat_over(&st)) {
             if (st.phase == BAT_ATTACK || st.phase == BAT_DEFEND) {
                 struct bat_state v;
-                int na = bat_gen(&st, all, 8192), nf, np, nca = 0;
+                int na = bat_gen(&st, all, BAT_MAX_MOVES), nf, np, nca = 0;
                 bat_make_view(&st, st.act, &v);
                 nf = bat_candidates(&v, BAT_ACTIONS_FULL, full, BAT_MAX_CAND);
                 np = bat_candidates(&v, BAT_ACTIONS_PRUNED, pruned, BAT_MAX_CAND);
