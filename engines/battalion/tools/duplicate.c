@@ -172,7 +172,8 @@ int main(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
             printf("usage: medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]\n"
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
-                   "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]\n"
+                   "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
+                   "           [--set name=value]... [--base name=value]... [-v]\n"
                    "       medan-battalion-duplicate --help | --version\n"
                    "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
                    "  man medan-battalion-duplicate for the details.\n");
