@@ -31,7 +31,7 @@ void bat_search_defaults(struct bat_search_params *p)
     p->explore = 0.7;
     p->epsilon = 0.1;
     p->eval_strength = 0.25;
-    p->eval_scale = 4.0;
+    p->eval_scale = 8.0;
     p->actions = BAT_ACTIONS_PRUNED;
     p->opp_model = 0;
     p->report_us = 1000000;
