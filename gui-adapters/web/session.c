@@ -509,6 +509,27 @@ static void match_seats(struct sess *s)
     }
 }
 
+/* A game that starts from a position string (play or analysis of a
+ * perfect-information game; a hidden game starts from its deal). */
+static int start_from(struct sess *s, const char *fen, char *err, size_t n)
+{
+    if (!fen || !*fen || strcmp(fen, "start") == 0)
+        return 0;
+    if (s->hidden && s->mode != WEB_ANALYSE) {
+        snprintf(err, n, "%s starts from a deal, not a position string", s->g->title);
+        return -1;
+    }
+    if (strlen(fen) >= FEN_LEN) {
+        snprintf(err, n, "position string too long");
+        return -1;
+    }
+    if (s->g->parse_pos(s->start, s->cfg, fen, err, n) != GAME_OK)
+        return -1;
+    s->nseats = s->g->nseats(s->start);
+    replay(s, 0);
+    return 0;
+}
+
 int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
 {
     const char *game = jstr(req, "game", NULL), *mode = jstr(req, "mode", "play");
@@ -564,6 +585,10 @@ int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
     new_game(s);
     if (s->mode == WEB_MATCH)
         match_seats(s);
+    if (start_from(s, jstr(req, "fen", NULL), err, n) < 0) {
+        sess_free(s);
+        return 400;
+    }
     if (s->human > s->nseats) {
         snprintf(err, n, "'seat' takes a seat from 1 to %d", s->nseats);
         sess_free(s);
@@ -1010,8 +1035,9 @@ static int act_new(struct sess *s, json_t *req, char *err, size_t n)
     unsigned char cfg[GAME_MAX_CONFIG];
     char pp[128], ep[128];
     struct seat seats[GAME_MAX_SEATS + 1];
-    int human = s->human, given = s->seed_given;
+    int human = s->human, given = s->seed_given, bad = 0;
     uint64_t seed = s->seed;
+    const char *fen;
     memcpy(cfg, s->cfg, sizeof cfg);
     memcpy(pp, s->pub_params, sizeof pp);
     memcpy(ep, s->eng_params, sizeof ep);
@@ -1028,17 +1054,38 @@ static int act_new(struct sess *s, json_t *req, char *err, size_t n)
         return 400;
     }
     s->g->start(s->tmp, s->cfg);
-    if (s->human > s->g->nseats(s->tmp)) {
+    fen = jstr(req, "fen", "");
+    if (!strcmp(fen, "start"))
+        fen = "";
+    if (*fen && s->hidden && s->mode != WEB_ANALYSE) {
+        snprintf(err, n, "%s starts from a deal, not a position string", s->g->title);
+        bad = 1;
+    } else if (*fen && (strlen(fen) >= FEN_LEN ||
+                        s->g->parse_pos(s->tmp, s->cfg, fen, err, n) != GAME_OK)) {
+        if (strlen(fen) >= FEN_LEN)
+            snprintf(err, n, "position string too long");
+        bad = 1;
+    } else if (s->human > s->g->nseats(s->tmp)) {
         snprintf(err, n, "'seat' takes a seat from 1 to %d", s->g->nseats(s->tmp));
+        bad = 1;
+    }
+    if (bad) {
         memcpy(s->cfg, cfg, sizeof cfg);
         memcpy(s->pub_params, pp, sizeof pp);
         memcpy(s->eng_params, ep, sizeof ep);
         memcpy(s->seat, seats, sizeof seats);
         s->human = human;
+        s->seed_given = given;
+        s->seed = seed;
         return 400;
     }
     s->analysing = 0;
     new_game(s);
+    if (*fen) {
+        memcpy(s->start, s->tmp, s->g->state_size);
+        s->nseats = s->g->nseats(s->start);
+        replay(s, 0);
+    }
     if (s->mode == WEB_MATCH)
         match_seats(s);
     s->message[0] = '\0';
