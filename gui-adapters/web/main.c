@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,18 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
+/* libmicrohttpd's messages, less the one about a page that went away
+ * while its event stream was open (that is how a tab closes). */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    char buf[512];
+    (void)cls;
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (strstr(buf, "no longer available") || strstr(buf, "Connection reset"))
+        return;
+    fprintf(stderr, "medan-web: %s", buf);
+}
+
 /* ---- command line --------------------------------------------------------- */
 
 static void exe_dir(char *buf, size_t n)
@@ -606,6 +619,7 @@ int main(int argc, char **argv)
                          (uint16_t)port, NULL, NULL, handler, NULL,
                          MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                          MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+                         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                          MHD_OPTION_CONNECTION_LIMIT, (unsigned)128,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,
