@@ -15,7 +15,7 @@
 
 struct chk {
     struct ref_match *m;
-    struct ref_client *c;
+    struct ctl_client *c;
     int pass, fail, slow, strict;
     int slack_ms; /* how long an answer may take before it counts as missing */
 };
@@ -67,11 +67,11 @@ static int ask(struct chk *k, const char *cmd, const char *finals, int ms,
                char *out, size_t n)
 {
     int64_t dl = now_us() + (int64_t)ms * 1000;
-    if (cmd && ref_client_send(k->c, dl, cmd) < 0)
+    if (cmd && ctl_client_send(k->c, dl, cmd) < 0)
         return 0;
     for (;;) {
         char f[128], *w, *save;
-        if (ref_client_read(k->c, dl, out, n) != REF_IO_LINE)
+        if (ctl_client_read(k->c, dl, out, n) != CTL_IO_LINE)
             return 0;
         snprintf(f, sizeof f, "%s", finals);
         for (w = strtok_r(f, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
@@ -97,7 +97,7 @@ static void pos_cmd(const struct ref_match *m, const void *st, const char *moves
 {
     if (m->g->view) {
         unsigned char v[GAME_MAX_STATE];
-        char fen[REF_LINE_MAX];
+        char fen[CTL_LINE_MAX];
         m->g->view(st, m->g->to_move(st), v);
         m->g->format_pos(v, fen, sizeof fen);
         size_t len = 0;
@@ -110,12 +110,12 @@ static void pos_cmd(const struct ref_match *m, const void *st, const char *moves
 
 int ref_check_main(struct ref_match *m, int strict_latency)
 {
-    static char line[REF_LINE_MAX], cmd[REF_LINE_MAX], moves[REF_LINE_MAX];
+    static char line[CTL_LINE_MAX], cmd[CTL_LINE_MAX], moves[CTL_LINE_MAX];
     const struct game *g = m->g;
-    struct ref_client *c = xcalloc(1, sizeof *c);
+    struct ctl_client *c = xcalloc(1, sizeof *c);
     struct chk k = {m, c, 0, 0, 0, strict_latency, strict_latency ? 3000 : 10000};
     unsigned char st[GAME_MAX_STATE], cfg[GAME_MAX_CONFIG];
-    char err[512], before[REF_LINE_MAX], np[300];
+    char err[512], before[CTL_LINE_MAX], np[300];
     int64_t t0, dt;
     int r, ok, st_ms;
     gmove mv;
@@ -131,8 +131,8 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     printf("medan-referee check: %s (%s) with %s\n\n", m->eng[0].cmd, g->name,
            m->eng[0].name);
 
-    r = ref_client_start(c, &m->eng[0], NULL, 0, 0, k.slack_ms + 2000, err, sizeof err);
-    if (r != REF_OK) {
+    r = ctl_client_start(c, &m->eng[0], NULL, k.slack_ms + 2000, err, sizeof err);
+    if (r != CTL_OK) {
         report(&k, 0, "handshake (mep -> mepok)", "%s", err);
         goto end;
     }
@@ -165,11 +165,11 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     report(&k, ok && strcmp(line, "ok") == 0, "position -> ok", "'%.60s'",
            ok ? line : "no answer");
     ask(&k, "fen", "ok error", k.slack_ms, line, sizeof line); /* skip to ok */
-    ref_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "fen");
+    ctl_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "fen");
     before[0] = '\0';
     for (;;) {
-        if (ref_client_read(c, now_us() + (int64_t)k.slack_ms * 1000, line, sizeof line) !=
-            REF_IO_LINE)
+        if (ctl_client_read(c, now_us() + (int64_t)k.slack_ms * 1000, line, sizeof line) !=
+            CTL_IO_LINE)
             break;
         if (str_prefix(line, "fen "))
             snprintf(before, sizeof before, "%s", line);
@@ -186,12 +186,12 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     report(&k, ok && (str_prefix(line, "error illegal_move") ||
                       str_prefix(line, "error syntax")),
            "illegal move -> error", "'%.60s'", ok ? line : "no answer");
-    ref_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "fen");
+    ctl_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "fen");
     line[0] = '\0';
     for (;;) {
-        char l2[REF_LINE_MAX];
-        if (ref_client_read(c, now_us() + (int64_t)k.slack_ms * 1000, l2, sizeof l2) !=
-            REF_IO_LINE)
+        char l2[CTL_LINE_MAX];
+        if (ctl_client_read(c, now_us() + (int64_t)k.slack_ms * 1000, l2, sizeof l2) !=
+            CTL_IO_LINE)
             break;
         if (str_prefix(l2, "fen "))
             snprintf(line, sizeof line, "%s", l2);
@@ -216,7 +216,7 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     /* go infinite: no bestmove before stop; ping answered; stop fast */
     pos_cmd(m, st, "", cmd, sizeof cmd);
     ask(&k, cmd, "ok error", k.slack_ms, line, sizeof line);
-    ref_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "go infinite");
+    ctl_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "go infinite");
     ok = !ask(&k, NULL, "bestmove error", 500, line, sizeof line);
     report(&k, ok, "go infinite: no bestmove in 500 ms", "%s",
            ok ? "" : line);
@@ -272,9 +272,9 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     }
 
     t0 = now_us();
-    ref_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "quit");
+    ctl_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "quit");
     for (;;) {
-        if (ref_proc_exited(&c->proc))
+        if (ctl_proc_exited(&c->proc))
             break;
         if (now_us() - t0 > (int64_t)k.slack_ms * 1000)
             break;
@@ -282,10 +282,10 @@ int ref_check_main(struct ref_match *m, int strict_latency)
         nanosleep(&ts, NULL);
     }
     dt = now_us() - t0;
-    report_latency(&k, ref_proc_exited(&c->proc), dt, 500000, "quit exits within 500 ms",
+    report_latency(&k, ctl_proc_exited(&c->proc), dt, 500000, "quit exits within 500 ms",
                    "%.1f ms", dt / 1000.0);
 end:
-    ref_client_kill(c);
+    ctl_client_kill(c);
     free(c);
     printf("\n%d passed, %d failed", k.pass, k.fail);
     if (k.slow)

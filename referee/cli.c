@@ -124,7 +124,7 @@ static int bad(const char *fmt, const char *a, const char *b)
 /* Apply one per-engine key. */
 static int engine_key(struct ref_match *m, int e, const char *kv_in)
 {
-    struct ref_engine_spec *s = &m->eng[e];
+    struct ctl_engine_spec *s = &m->eng[e];
     char *kv = xstrdup(kv_in); /* kept: the spec points into it */
     char *eq = strchr(kv, '='), *k = kv, *v;
     m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
@@ -166,7 +166,7 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
             *eq = '=';
             return bad("restart=on or restart=off, not %s%s", kv, "");
         }
-        s->restart = strcmp(v, "on") == 0;
+        m->restart[e] = strcmp(v, "on") == 0;
     } else if (strcmp(k, "proto") == 0) {
         if (strcmp(v, "mep") != 0) {
             *eq = '=';
@@ -454,6 +454,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         FAIL(-1);
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
+    m->restart = xcalloc((size_t)neng, sizeof *m->restart);
     m->tc = xcalloc((size_t)neng, sizeof *m->tc);
     for (int e = 0; e < neng; e++) {
         ref_tc_clear(&m->tc[e]);
@@ -612,6 +613,7 @@ void ref_match_free(struct ref_match *m)
         free(m->eng[e].opt_name);
         free(m->eng[e].opt_val);
     }
+    free(m->restart);
     for (int i = 0; i < m->nowned; i++)
         free(m->owned[i]);
     for (int i = 0; i < m->open.nlines; i++)

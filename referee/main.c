@@ -229,14 +229,14 @@ static void *stop_thread(void *arg)
             pthread_mutex_unlock(&m->mu);
             return NULL;
         }
-        ref_proc_kill_all();
+        ctl_proc_kill_all();
         m->quiet = 1; /* no more live lines from running games */
         printf("\nInterrupted by %s: the table of the %d finished games; "
                "the running games are not recorded (--resume plays them)\n",
                sig == SIGINT ? "SIGINT" : "SIGTERM", m->table.nsum);
         ref_table_print(&m->table, m->sprt_on ? &m->sprt : NULL, stdout);
     } else
-        ref_proc_kill_all();
+        ctl_proc_kill_all();
     fflush(stdout);
     _exit(128 + sig);
 }

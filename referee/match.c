@@ -114,7 +114,7 @@ int ref_key_parse(const char *s, uint8_t key[16])
 struct worker {
     struct ref_match *m;
     int id;
-    struct ref_client *inst;   /* nseats slots */
+    struct ctl_client *inst;   /* nseats slots */
     int *inst_eng;             /* engine of each slot, -1 none */
     int *inst_dead;            /* slot lost its engine through a failure */
 };
@@ -144,6 +144,19 @@ static void log_path(const struct ref_match *m, int worker, int e, int slot,
     }
     file_name(m->eng[e].name, nm, sizeof nm);
     snprintf(buf, n, "%s/%s.w%d.s%d.log", m->logdir, nm, worker, slot);
+}
+
+/* How an engine's process is started: its stderr (and the trace) to the
+ * log lp when there is one (else discarded), capped at --log-limit. */
+static const struct ctl_proc_opts *engine_log(const struct ref_match *m,
+                                              const char *lp,
+                                              struct ctl_proc_opts *po)
+{
+    *po = (struct ctl_proc_opts){.logpath = *lp ? lp : NULL,
+                                 .trace = m->trace,
+                                 .log_limit = m->log_limit,
+                                 .log_cut_hint = " (--log-limit)"};
+    return po;
 }
 
 static void say(struct ref_match *m, const char *fmt, ...)
@@ -187,6 +200,7 @@ static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
     }
     for (int s = 0; s < m->nseats; s++) {
         char lp[512];
+        struct ctl_proc_opts po;
         int j, e = seat_eng[s], r;
         int64_t t0;
         if (slot_of[s] >= 0)
@@ -203,7 +217,7 @@ static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
         used[j] = 1;
         slot_of[s] = j;
         if (w->inst[j].alive)
-            ref_client_quit(&w->inst[j]);
+            ctl_client_quit(&w->inst[j]);
         if (w->inst_dead[j]) {
             pthread_mutex_lock(&m->mu);
             m->table.eng[ref_table_engine(&m->table, m->eng[w->inst_eng[j]].name)]
@@ -213,14 +227,14 @@ static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
         }
         log_path(m, w->id, e, j, lp, sizeof lp);
         t0 = now_us();
-        r = ref_client_start(&w->inst[j], &m->eng[e], *lp ? lp : NULL,
-                             m->trace, m->log_limit, m->handshake_ms, err, n);
+        r = ctl_client_start(&w->inst[j], &m->eng[e],
+                             engine_log(m, lp, &po), m->handshake_ms, err, n);
         pthread_mutex_lock(&m->mu);
         m->starts++;
         m->start_us += now_us() - t0;
         pthread_mutex_unlock(&m->mu);
         w->inst_eng[j] = e;
-        if (r != REF_OK) {
+        if (r != CTL_OK) {
             w->inst_dead[j] = 1;
             return s + 1;
         }
@@ -241,9 +255,9 @@ static void set_forfeit(struct ref_record *rec, int seat, const char *reason)
 static const char *fail_word(int rc, int clocked)
 {
     switch (rc) {
-    case REF_TIMEOUT: return clocked ? "time_forfeit" : "stall";
-    case REF_EOF: return "crash";
-    case REF_ERROR: return "engine_error";
+    case CTL_TIMEOUT: return clocked ? "time_forfeit" : "stall";
+    case CTL_EOF: return "crash";
+    case CTL_ERROR: return "engine_error";
     default: return "engine_error";
     }
 }
@@ -276,20 +290,20 @@ static void sb_add(struct strbuf *b, const char *fmt, ...)
 static void after_failure(struct worker *w, int slot, int rc)
 {
     struct ref_match *m = w->m;
-    struct ref_client *c = &w->inst[slot];
+    struct ctl_client *c = &w->inst[slot];
     char why[256];
-    if (rc == REF_ERROR || rc == REF_OK)
+    if (rc == CTL_ERROR || rc == CTL_OK)
         return;
-    if (rc == REF_TIMEOUT && c->alive &&
-        ref_client_recover(c, now_us() + (int64_t)m->cmd_ms * 1000) == REF_OK)
+    if (rc == CTL_TIMEOUT && c->alive &&
+        ctl_client_recover(c, now_us() + (int64_t)m->cmd_ms * 1000) == CTL_OK)
         return; /* it answered stop + ping: usable */
-    ref_client_kill(c);
+    ctl_client_kill(c);
     w->inst_dead[slot] = 1;
     if (!m->recover) {
         snprintf(why, sizeof why,
                  "engine %s %s (use --recover to restart it and go on)",
                  m->eng[w->inst_eng[slot]].name,
-                 rc == REF_EOF ? "crashed" : "stopped answering");
+                 rc == CTL_EOF ? "crashed" : "stopped answering");
         pthread_mutex_lock(&m->mu);
         stop_match(m, why);
         pthread_mutex_unlock(&m->mu);
@@ -317,7 +331,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     int64_t own_us = 0, mark = 0; /* referee's own time between engine waits */
     struct ref_clock clk[GAME_MAX_SEATS];
     struct strbuf pos = {NULL, 0, 0};
-    char (*line)[REF_LINE_MAX] = xmalloc(REF_LINE_MAX);
+    char (*line)[CTL_LINE_MAX] = xmalloc(CTL_LINE_MAX);
     uint64_t gseed;
     struct ref_adj_state adjst;
     int adj = REF_ADJ_NONE, loser = -1;
@@ -391,25 +405,25 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     }
     /* Get each engine ready: idle, seeded, new game with its parameters. */
     for (int s = 0; s < m->nseats; s++) {
-        struct ref_client *c = &w->inst[slot_of[s]];
+        struct ctl_client *c = &w->inst[slot_of[s]];
         int64_t dl = now_us() + (int64_t)m->cmd_ms * 1000;
         size_t len = 0;
-        r = ref_client_sync(c, dl);
-        if (r == REF_OK)
-            r = ref_client_seed(c, dl, ref_match_engine_seed(m, game, s + 1));
-        if (r == REF_OK) {
+        r = ctl_client_sync(c, dl);
+        if (r == CTL_OK)
+            r = ctl_client_seed(c, dl, ref_match_engine_seed(m, game, s + 1));
+        if (r == CTL_OK) {
             buf_printf(cmd, sizeof cmd, &len, "newgame");
             if (*m->params)
                 buf_printf(cmd, sizeof cmd, &len, " %s", m->params);
             if (m->hidden)
                 buf_printf(cmd, sizeof cmd, &len, " seat=%d", s + 1);
-            r = ref_client_cmd(c, dl, cmd);
+            r = ctl_client_cmd(c, dl, cmd);
         }
-        if (r != REF_OK) {
+        if (r != CTL_OK) {
             set_forfeit(rec, s + 1, fail_word(r, 0));
             snprintf(rec->detail, sizeof rec->detail, "%s: %s before the game",
                      m->eng[seat_eng[s]].name,
-                     r == REF_TIMEOUT ? "no answer" : c->last_error);
+                     r == CTL_TIMEOUT ? "no answer" : c->last_error);
             after_failure(w, slot_of[s], r);
             goto done;
         }
@@ -419,7 +433,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     for (;;) {
         struct game_result res;
         int s, e;
-        struct ref_client *c;
+        struct ctl_client *c;
         const struct ref_tc *tc;
         char limits[512], move[256];
         size_t len = 0;
@@ -465,21 +479,21 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             own_us += now_us() - mark;
         if (m->hidden) {
             struct strbuf vb = {NULL, 0, 0};
-            char *fen = xmalloc(REF_LINE_MAX);
+            char *fen = xmalloc(CTL_LINE_MAX);
             if (g->view(st, s + 1, view) != GAME_OK)
                 die("%s: view of seat %d failed", g->name, s + 1);
-            g->format_pos(view, fen, REF_LINE_MAX);
+            g->format_pos(view, fen, CTL_LINE_MAX);
             sb_add(&vb, "position fen %s", fen);
             free(fen);
-            r = ref_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, vb.s);
+            r = ctl_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, vb.s);
             free(vb.s);
         } else
-            r = ref_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, pos.s);
+            r = ctl_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, pos.s);
         mark = now_us();
-        if (r != REF_OK) {
+        if (r != CTL_OK) {
             set_forfeit(rec, s + 1, fail_word(r, 0));
             snprintf(rec->detail, sizeof rec->detail, "position: %s",
-                     r == REF_TIMEOUT ? "no answer" : c->last_error);
+                     r == CTL_TIMEOUT ? "no answer" : c->last_error);
             after_failure(w, slot_of[s], r);
             break;
         }
@@ -509,13 +523,13 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         allow = ref_clock_allow_us(&clk[s], tc);
         t_send = now_us();
         own_us += t_send - mark;
-        r = ref_client_go(c, limits,
+        r = ctl_client_go(c, limits,
                           t_send + (allow >= 0 ? allow
                                                : (int64_t)m->nolimit_ms * 1000),
                           move, sizeof move, &elapsed);
-        if (r != REF_OK) {
+        if (r != CTL_OK) {
             set_forfeit(rec, s + 1, fail_word(r, allow >= 0));
-            if (r == REF_TIMEOUT)
+            if (r == CTL_TIMEOUT)
                 snprintf(rec->detail, sizeof rec->detail,
                          "no bestmove within %lld ms",
                          (long long)((allow >= 0 ? allow
@@ -655,16 +669,16 @@ static void *worker_main(void *arg)
          * hidden-information game gets fresh processes; so does every
          * game of an engine with restart=on. */
         for (int j = 0; j < m->nseats; j++)
-            if (w->inst[j].alive && (m->hidden || w->inst[j].spec->restart))
-                ref_client_quit(&w->inst[j]); /* or restart=on */
+            if (w->inst[j].alive && (m->hidden || m->restart[w->inst_eng[j]]))
+                ctl_client_quit(&w->inst[j]); /* or restart=on */
         finish_game(m, &rec);
         ref_record_free(&rec);
     }
     for (int j = 0; j < m->nseats; j++)
         if (w->inst[j].alive)
-            ref_client_quit(&w->inst[j]);
+            ctl_client_quit(&w->inst[j]);
         else
-            ref_client_kill(&w->inst[j]);
+            ctl_client_kill(&w->inst[j]);
     return NULL;
 }
 
@@ -674,13 +688,14 @@ static void *worker_main(void *arg)
 static int preflight(struct ref_match *m)
 {
     for (int e = 0; e < m->neng; e++) {
-        struct ref_client *c = xcalloc(1, sizeof *c);
+        struct ctl_client *c = xcalloc(1, sizeof *c);
         char err[512], lp[512];
+        struct ctl_proc_opts po;
         int r;
         log_path(m, 0, e, 0, lp, sizeof lp);
-        r = ref_client_start(c, &m->eng[e], *lp ? lp : NULL, m->trace,
-                             m->log_limit, m->handshake_ms, err, sizeof err);
-        if (r != REF_OK) {
+        r = ctl_client_start(c, &m->eng[e], engine_log(m, lp, &po),
+                             m->handshake_ms, err, sizeof err);
+        if (r != CTL_OK) {
             snprintf(m->stop_why, sizeof m->stop_why, "%s", err);
             m->stop = 1;
             fprintf(stderr, "medan-referee: %s\n", err);
@@ -692,11 +707,11 @@ static int preflight(struct ref_match *m)
                      m->eng[e].name, c->game, m->g->name);
             m->stop = 1;
             fprintf(stderr, "medan-referee: %s: the match cannot start\n", m->stop_why);
-            ref_client_quit(c);
+            ctl_client_quit(c);
             free(c);
             return -1;
         }
-        ref_client_quit(c);
+        ctl_client_quit(c);
         free(c);
     }
     return 0;
@@ -748,7 +763,7 @@ int ref_match_run(struct ref_match *m)
         w[i].inst_dead = xcalloc((size_t)m->nseats, sizeof *w[i].inst_dead);
         for (int j = 0; j < m->nseats; j++) {
             w[i].inst_eng[j] = -1;
-            ref_proc_init(&w[i].inst[j].proc);
+            ctl_proc_init(&w[i].inst[j].proc);
         }
         if (pthread_create(&th[i], &at, worker_main, &w[i]) != 0)
             die("cannot start a worker thread");

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "adjudicate.h"
-#include "client.h"
+#include "control/client.h"
 #include "opening.h"
 #include "record.h"
 #include "schedule.h"
@@ -22,7 +22,9 @@ struct ref_match {
     char params[256];        /* parameters as given, sent with newgame */
     int nseats;
     int hidden;              /* the game has views (hidden information) */
-    struct ref_engine_spec *eng;
+    struct ctl_engine_spec *eng;
+    int *restart;            /* per engine: restart=on (a fresh process
+                                for every game) */
     struct ref_tc *tc;       /* per engine */
     int neng;
     int games;               /* games in the schedule (all rounds) */

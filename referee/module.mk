@@ -8,7 +8,7 @@ $(REF_LIB): $(REF_LIBOBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN)/medan-referee: $(BUILD)/referee/main.o $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BIN)/medan-referee: $(BUILD)/referee/main.o $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS) -ljansson
 
@@ -20,9 +20,9 @@ $(BUILD)/mock/%: tests/mock/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 # The referee's unit tests also need the referee library and jansson.
-$(BUILD)/tests/test_referee_%: tests/unit/test_referee_%.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tests/test_referee_%: tests/unit/test_referee_%.c $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka -ljansson
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka -ljansson
 
 PROGRAMS  += $(BIN)/medan-referee
 TEST_DEPS += $(MOCK_BIN)
@@ -47,9 +47,9 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 
 # The deal solver (tests/tools/deal_solver.c) also needs the referee's seed
 # functions: an explicit rule wins over the tools' pattern rule.
-$(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
 # medan-slurm-match: a match as a Slurm job array (a shell script).
 $(BIN)/medan-slurm-match: referee/slurm-match.sh core/version.h
 	@mkdir -p $(dir $@)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "core/util.h"
 
@@ -20,16 +21,36 @@ static char *word2(char *line, const char *kw)
     return line;
 }
 
-int ref_client_send(struct ref_client *c, int64_t deadline_us,
+int ctl_client_send(struct ctl_client *c, int64_t deadline_us,
                     const char *line)
 {
-    return ref_proc_send(&c->proc, deadline_us, line);
+    return ctl_proc_send(&c->proc, deadline_us, line);
 }
 
-int ref_client_read(struct ref_client *c, int64_t deadline_us, char *line,
+int ctl_client_read(struct ctl_client *c, int64_t deadline_us, char *line,
                     size_t n)
 {
-    return ref_proc_read(&c->proc, deadline_us, line, n);
+    return ctl_proc_read(&c->proc, deadline_us, line, n);
+}
+
+int ctl_client_pollfds(const struct ctl_client *c, struct pollfd pf[2])
+{
+    return ctl_proc_pollfds(&c->proc, pf);
+}
+
+static void note_info(struct ctl_client *c, const char *line);
+static int gone(struct ctl_client *c);
+
+int ctl_client_take(struct ctl_client *c, char *line, size_t n)
+{
+    int r = ctl_proc_take(&c->proc, line, n);
+    if (r == CTL_IO_LINE) {
+        note_info(c, line);
+        if (word2(line, "bestmove"))
+            c->searching = 0;
+    } else if (r == CTL_IO_EOF && c->alive)
+        gone(c);
+    return r;
 }
 
 /* The line as it came, made printable and short, for an error message. */
@@ -45,7 +66,7 @@ static void quote_line(char *dst, size_t n, const char *line)
     dst[k < n ? k : n - 1] = '\0';
 }
 
-/* Is the first word of line a MEP keyword the referee reads, written
+/* Is the first word of line a MEP keyword a controller reads, written
  * otherwise (`BESTMOVE`, `Ok`)?  Such a line is an engine error, not a line
  * to skip: skipping it would turn a readable intent into a time loss. */
 static int miswritten(const char *line)
@@ -60,115 +81,127 @@ static int miswritten(const char *line)
     return 0;
 }
 
-static int unreadable(struct ref_client *c, const char *line)
+static int unreadable(struct ctl_client *c, const char *line)
 {
     char q[160];
     quote_line(q, sizeof q, line);
     snprintf(c->last_error, sizeof c->last_error, "unreadable line '%s'", q);
-    return REF_ERROR;
+    return CTL_ERROR;
 }
 
-static int gone(struct ref_client *c)
+static int gone(struct ctl_client *c)
 {
     char why[64];
-    ref_proc_exit_text(&c->proc, why, sizeof why);
+    /* The end of its output usually means the engine is exiting: give it
+     * a moment, so the message can say how it ended. */
+    for (int i = 0; i < 25 && !ctl_proc_exited(&c->proc); i++) {
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    ctl_proc_exit_text(&c->proc, why, sizeof why);
     snprintf(c->last_error, sizeof c->last_error, "engine exited (%s)", why);
     c->alive = 0;
-    return REF_EOF;
+    return CTL_EOF;
 }
 
 /* The score of an info line: `score cp X`, `score win N`, `score loss N`
  * (for adjudication). */
-static void info_score(struct ref_client *c, const char *line)
+static void info_score(struct ctl_client *c, const char *line)
 {
     const char *p = strstr(line, " score ");
     char kind[8];
     long v;
     if (!p || sscanf(p + 7, "%7s %ld", kind, &v) != 2)
         return;
-    if (strcmp(kind, "cp") == 0 && v > -REF_SCORE_MATE && v < REF_SCORE_MATE)
+    if (strcmp(kind, "cp") == 0 && v > -CTL_SCORE_MATE && v < CTL_SCORE_MATE)
         c->last_score = (int)v;
     else if (strcmp(kind, "win") == 0)
-        c->last_score = REF_SCORE_MATE;
+        c->last_score = CTL_SCORE_MATE;
     else if (strcmp(kind, "loss") == 0)
-        c->last_score = -REF_SCORE_MATE;
+        c->last_score = -CTL_SCORE_MATE;
     else
         return;
     c->has_score = 1;
 }
 
+/* Remember the depth and score of an info line (for the records and
+ * adjudication). */
+static void note_info(struct ctl_client *c, const char *line)
+{
+    if (strncmp(line, "info ", 5) == 0) {
+        const char *d = strstr(line, " depth ");
+        long v = d ? strtol(d + 7, NULL, 10) : 0;
+        if (v > 0 && v < 10000)
+            c->last_depth = (int)v;
+        info_score(c, line);
+    }
+}
+
 /* Wait for a line starting with `kw` (rest in *arg); on `error` return
- * REF_ERROR when want_error, and on a miswritten keyword always.
+ * CTL_ERROR when want_error, and on a miswritten keyword always.
  * Everything else is skipped. */
-static int wait_for(struct ref_client *c, int64_t deadline_us, const char *kw,
+static int wait_for(struct ctl_client *c, int64_t deadline_us, const char *kw,
                     int want_error, char *line, size_t n, char **arg)
 {
     for (;;) {
         char *a;
-        int r = ref_proc_read(&c->proc, deadline_us, line, n);
-        if (r == REF_IO_TIMEOUT)
-            return REF_TIMEOUT;
-        if (r == REF_IO_EOF)
+        int r = ctl_proc_read(&c->proc, deadline_us, line, n);
+        if (r == CTL_IO_TIMEOUT)
+            return CTL_TIMEOUT;
+        if (r == CTL_IO_EOF)
             return gone(c);
-        if (strncmp(line, "info ", 5) == 0) {
-            /* Remember the depth the engine reached (for the records). */
-            char *d = strstr(line, " depth ");
-            long v = d ? strtol(d + 7, NULL, 10) : 0;
-            if (v > 0 && v < 10000)
-                c->last_depth = (int)v;
-            info_score(c, line);
-        }
+        note_info(c, line);
         if ((a = word2(line, kw)) != NULL) {
             if (arg)
                 *arg = a;
-            return REF_OK;
+            return CTL_OK;
         }
         if (want_error && (a = word2(line, "error")) != NULL) {
             snprintf(c->last_error, sizeof c->last_error, "%s", a);
-            return REF_ERROR;
+            return CTL_ERROR;
         }
         if (miswritten(line))
             return unreadable(c, line);
     }
 }
 
-static int send_or_eof(struct ref_client *c, int64_t deadline_us,
+static int send_or_eof(struct ctl_client *c, int64_t deadline_us,
                        const char *line)
 {
-    if (ref_proc_send(&c->proc, deadline_us, line) < 0) {
+    if (ctl_proc_send(&c->proc, deadline_us, line) < 0) {
         /* A full pipe is a stall; a closed one a crash. */
-        if (ref_proc_exited(&c->proc) || c->proc.eof)
+        if (ctl_proc_exited(&c->proc) || c->proc.eof)
             return gone(c);
-        return REF_TIMEOUT;
+        return CTL_TIMEOUT;
     }
-    return REF_OK;
+    return CTL_OK;
 }
 
-int ref_client_cmd(struct ref_client *c, int64_t deadline_us, const char *cmd)
+int ctl_client_cmd(struct ctl_client *c, int64_t deadline_us, const char *cmd)
 {
-    char line[REF_LINE_MAX];
+    char line[CTL_LINE_MAX];
     int r = send_or_eof(c, deadline_us, cmd);
-    if (r != REF_OK)
+    if (r != CTL_OK)
         return r;
     return wait_for(c, deadline_us, "ok", 1, line, sizeof line, NULL);
 }
 
-int ref_client_sync(struct ref_client *c, int64_t deadline_us)
+int ctl_client_sync(struct ctl_client *c, int64_t deadline_us)
 {
-    char line[REF_LINE_MAX], want[32], *arg;
+    char line[CTL_LINE_MAX], want[32], *arg;
     int r;
     if (c->searching) {
         r = send_or_eof(c, deadline_us, "stop");
-        if (r != REF_OK)
+        if (r != CTL_OK)
             return r;
     }
     snprintf(want, sizeof want, "ping %u", ++c->ping_seq);
     r = send_or_eof(c, deadline_us, want);
-    if (r != REF_OK)
+    if (r != CTL_OK)
         return r;
     for (;;) {
         r = wait_for(c, deadline_us, "pong", 0, line, sizeof line, &arg);
-        if (r != REF_OK)
+        if (r != CTL_OK)
             return r;
         if ((unsigned)strtoul(arg, NULL, 10) == c->ping_seq)
             break;
@@ -176,23 +209,23 @@ int ref_client_sync(struct ref_client *c, int64_t deadline_us)
     /* A bestmove that was due comes before the pong (MEP answers in
      * order), so the engine is idle now. */
     c->searching = 0;
-    return REF_OK;
+    return CTL_OK;
 }
 
-int ref_client_seed(struct ref_client *c, int64_t deadline_us, uint64_t seed)
+int ctl_client_seed(struct ctl_client *c, int64_t deadline_us, uint64_t seed)
 {
     char cmd[96];
     uint64_t span, v;
     if (!c->has_seed)
-        return REF_OK;
+        return CTL_OK;
     span = (uint64_t)(c->seed_max - c->seed_min);
     v = span == UINT64_MAX ? seed : (uint64_t)c->seed_min + seed % (span + 1);
     snprintf(cmd, sizeof cmd, "setoption name Seed value %lld", (long long)v);
-    return ref_client_cmd(c, deadline_us, cmd);
+    return ctl_client_cmd(c, deadline_us, cmd);
 }
 
 /* `option name Seed type spin default 0 min 0 max 2147483647` */
-static void parse_option(struct ref_client *c, char *arg)
+static void parse_option(struct ctl_client *c, char *arg)
 {
     char *tok[32];
     int nt = str_split(arg, tok, 32);
@@ -214,12 +247,13 @@ static void parse_option(struct ref_client *c, char *arg)
         c->seed_max = c->seed_min;
 }
 
-int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
-                     const char *logpath, int trace, int64_t log_limit,
-                     int timeout_ms, char *err, size_t n)
+int ctl_client_start(struct ctl_client *c, const struct ctl_engine_spec *s,
+                     const struct ctl_proc_opts *o, int timeout_ms,
+                     char *err, size_t n)
 {
-    char line[REF_LINE_MAX], *arg;
+    char line[CTL_LINE_MAX], *arg;
     char **argv = xcalloc((size_t)s->nargs + 2, sizeof *argv);
+    struct ctl_proc_opts po = {0};
     int64_t t0, deadline;
     int r;
 
@@ -228,24 +262,28 @@ int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
     argv[0] = s->cmd;
     for (int i = 0; i < s->nargs; i++)
         argv[i + 1] = s->args[i];
-    r = ref_proc_start(&c->proc, argv, s->dir, logpath, trace, log_limit,
-                       c->last_error, sizeof c->last_error);
+    if (o)
+        po = *o;
+    if (s->dir)
+        po.dir = s->dir;
+    r = ctl_proc_start(&c->proc, argv, &po, c->last_error,
+                       sizeof c->last_error);
     free(argv);
     if (r < 0) {
         set_err(err, n, 0, "%s: %s", s->name, c->last_error);
-        return REF_EOF;
+        return CTL_EOF;
     }
     t0 = now_us();
     deadline = t0 + (int64_t)timeout_ms * 1000;
-    if ((r = send_or_eof(c, deadline, "mep")) != REF_OK)
+    if ((r = send_or_eof(c, deadline, "mep")) != CTL_OK)
         goto fail;
     for (;;) {
-        int io = ref_proc_read(&c->proc, deadline, line, sizeof line);
-        if (io == REF_IO_TIMEOUT) {
-            r = REF_TIMEOUT;
+        int io = ctl_proc_read(&c->proc, deadline, line, sizeof line);
+        if (io == CTL_IO_TIMEOUT) {
+            r = CTL_TIMEOUT;
             goto fail;
         }
-        if (io == REF_IO_EOF) {
+        if (io == CTL_IO_EOF) {
             r = gone(c);
             goto fail;
         }
@@ -273,56 +311,56 @@ int ref_client_start(struct ref_client *c, const struct ref_engine_spec *s,
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "setoption name %s value %s",
                  s->opt_name[i], s->opt_val[i]);
-        r = ref_client_cmd(c, now_us() + (int64_t)timeout_ms * 1000, cmd);
-        if (r == REF_ERROR) {
+        r = ctl_client_cmd(c, now_us() + (int64_t)timeout_ms * 1000, cmd);
+        if (r == CTL_ERROR) {
             set_err(err, n, 0, "%s: option %s=%s refused: %s", s->name,
                     s->opt_name[i], s->opt_val[i], c->last_error);
-            ref_client_kill(c);
-            return REF_ERROR;
+            ctl_client_kill(c);
+            return CTL_ERROR;
         }
-        if (r != REF_OK)
+        if (r != CTL_OK)
             goto fail;
     }
     deadline = now_us() + (int64_t)timeout_ms * 1000;
-    if ((r = send_or_eof(c, deadline, "isready")) != REF_OK ||
+    if ((r = send_or_eof(c, deadline, "isready")) != CTL_OK ||
         (r = wait_for(c, deadline, "readyok", 0, line, sizeof line, NULL)) !=
-            REF_OK)
+            CTL_OK)
         goto fail;
-    return REF_OK;
+    return CTL_OK;
 fail:
-    if (r == REF_TIMEOUT)
+    if (r == CTL_TIMEOUT)
         set_err(err, n, 0, "%s: no answer in time during start-up (handshake)",
                 s->name);
     else
         set_err(err, n, 0, "%s: %s during start-up", s->name,
-                r == REF_EOF && !*c->last_error ? "engine exited"
+                r == CTL_EOF && !*c->last_error ? "engine exited"
                                                 : c->last_error);
-    ref_client_kill(c);
+    ctl_client_kill(c);
     return r;
 }
 
-int ref_client_go(struct ref_client *c, const char *limits,
+int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us)
 {
-    char line[REF_LINE_MAX], cmd[512], *arg;
+    char line[CTL_LINE_MAX], cmd[512], *arg;
     int64_t t0;
     int r;
     snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
     r = send_or_eof(c, deadline_us, cmd);
     t0 = now_us();
-    if (r != REF_OK)
+    if (r != CTL_OK)
         return r;
     c->searching = 1;
     c->last_depth = 0;
     c->has_score = 0;
     r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
-    if (r == REF_OK || r == REF_ERROR)
+    if (r == CTL_OK || r == CTL_ERROR)
         c->searching = 0;
-    if (r == REF_OK && !*arg)
+    if (r == CTL_OK && !*arg)
         r = unreadable(c, line); /* `bestmove` without a move */
-    if (r == REF_OK) {
+    if (r == CTL_OK) {
         char *sp = strpbrk(arg, " \t");
         size_t k = sp ? (size_t)(sp - arg) : strlen(arg);
         if (k >= n)
@@ -333,19 +371,19 @@ int ref_client_go(struct ref_client *c, const char *limits,
     return r;
 }
 
-int ref_client_recover(struct ref_client *c, int64_t deadline_us)
+int ctl_client_recover(struct ctl_client *c, int64_t deadline_us)
 {
-    return ref_client_sync(c, deadline_us);
+    return ctl_client_sync(c, deadline_us);
 }
 
-void ref_client_quit(struct ref_client *c)
+void ctl_client_quit(struct ctl_client *c)
 {
-    ref_proc_stop(&c->proc, 200);
+    ctl_proc_stop(&c->proc, 200);
     c->alive = 0;
 }
 
-void ref_client_kill(struct ref_client *c)
+void ctl_client_kill(struct ctl_client *c)
 {
-    ref_proc_kill(&c->proc);
+    ctl_proc_kill(&c->proc);
     c->alive = 0;
 }

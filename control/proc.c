@@ -1,4 +1,4 @@
-/* proc.c - engine child processes (see proc.h). */
+/* proc.c - child processes on pipes (see proc.h). */
 #include "proc.h"
 
 #include <errno.h>
@@ -21,10 +21,10 @@
 extern char **environ;
 
 /* Exit detection: a wait for output wakes at least this often to ask
- * waitpid whether the engine is still there. */
+ * waitpid whether the child is still there. */
 #define EXIT_POLL_MS 50
 
-/* ---- every running engine group (for ref_proc_kill_all) ------------------ */
+/* ---- every running child group (for ctl_proc_kill_all) ------------------- */
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static pid_t *reg;
@@ -60,7 +60,7 @@ static void reg_kill(pid_t g)
     pthread_mutex_unlock(&reg_mu);
 }
 
-void ref_proc_kill_all(void)
+void ctl_proc_kill_all(void)
 {
     pthread_mutex_lock(&reg_mu);
     for (size_t i = 0; i < nreg; i++)
@@ -70,16 +70,18 @@ void ref_proc_kill_all(void)
 
 /* ---- the log ------------------------------------------------------------- */
 
-static void log_write(struct ref_proc *p, const char *s, size_t n)
+static void log_write(struct ctl_proc *p, const char *s, size_t n)
 {
     if (p->log_fd < 0 || p->log_cut || !n)
         return;
     if (p->log_left >= 0 && (int64_t)n > p->log_left) {
         char note[160];
         int k = snprintf(note, sizeof note,
-                         "\n[medan-referee: log cut at %lld bytes "
-                         "(--log-limit); the rest is dropped]\n",
-                         (long long)p->log_limit);
+                         "\n[%s: log cut at %lld bytes%s; the rest is "
+                         "dropped]\n",
+                         program_invocation_short_name,
+                         (long long)p->log_limit,
+                         p->log_cut_hint ? p->log_cut_hint : "");
         n = (size_t)p->log_left;
         if (n && write(p->log_fd, s, n) < 0) {
             /* a log is best effort */
@@ -95,7 +97,7 @@ static void log_write(struct ref_proc *p, const char *s, size_t n)
         p->log_left -= (int64_t)n;
 }
 
-static void trace(struct ref_proc *p, char dir, const char *s, size_t n)
+static void trace(struct ctl_proc *p, char dir, const char *s, size_t n)
 {
     char head[48];
     int h;
@@ -103,7 +105,7 @@ static void trace(struct ref_proc *p, char dir, const char *s, size_t n)
     if (!p->trace || p->log_fd < 0 || p->log_cut)
         return;
     h = snprintf(head, sizeof head, "[%lld %c] ", (long long)now_ms(), dir);
-    /* One write per line keeps lines whole next to the engine's stderr. */
+    /* One write per line keeps lines whole next to the child's stderr. */
     tmp = xmalloc((size_t)h + n + 1);
     memcpy(tmp, head, (size_t)h);
     memcpy(tmp + h, s, n);
@@ -112,8 +114,8 @@ static void trace(struct ref_proc *p, char dir, const char *s, size_t n)
     free(tmp);
 }
 
-/* Move what the engine wrote to stderr into the log (never blocks). */
-static void drain_err(struct ref_proc *p)
+/* Move what the child wrote to stderr into the log (never blocks). */
+static void drain_err(struct ctl_proc *p)
 {
     char b[16384];
     while (p->err_fd >= 0) {
@@ -133,9 +135,9 @@ static void drain_err(struct ref_proc *p)
 
 /* ---- start ---------------------------------------------------------------- */
 
-void ref_proc_init(struct ref_proc *p)
+void ctl_proc_init(struct ctl_proc *p)
 {
-    memset(p, 0, offsetof(struct ref_proc, buf));
+    memset(p, 0, offsetof(struct ctl_proc, buf));
     p->in_fd = p->out_fd = p->err_fd = p->log_fd = -1;
 }
 
@@ -144,19 +146,37 @@ static void nonblock(int fd)
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
-                   const char *logpath, int trace_on, int64_t log_limit,
-                   char *err, size_t n)
+/* A write to a child that is gone must fail with EPIPE, not kill us. */
+static void ignore_sigpipe(void)
 {
+    struct sigaction sa;
+    if (sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL &&
+        !(sa.sa_flags & SA_SIGINFO))
+        signal(SIGPIPE, SIG_IGN);
+}
+
+int ctl_proc_start(struct ctl_proc *p, char *const argv[],
+                   const struct ctl_proc_opts *o, char *err, size_t n)
+{
+    static const struct ctl_proc_opts none_given;
     int in[2], out[2], er[2] = {-1, -1}, rc;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     sigset_t def, none;
     struct stat sb;
+    const char *dir, *logpath;
+    int64_t log_limit;
 
-    ref_proc_init(p);
+    if (!o)
+        o = &none_given;
+    dir = o->dir;
+    logpath = o->logpath;
+    log_limit = o->log_limit;
+    ctl_proc_init(p);
+    ignore_sigpipe();
     p->log_left = -1;
     p->log_limit = log_limit;
+    p->log_cut_hint = o->log_cut_hint;
     /* Name the real culprit: the directory and the log before the command. */
     if (dir && stat(dir, &sb) < 0)
         return set_err(err, n, -1, "working directory %s: %s", dir,
@@ -179,7 +199,7 @@ int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
                 p->log_cut = 1; /* full from an earlier process */
             }
         }
-        p->trace = trace_on;
+        p->trace = o->trace;
     }
     if (pipe2(in, O_CLOEXEC) < 0)
         goto pipe_fail;
@@ -200,7 +220,7 @@ int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     if (logpath)
         posix_spawn_file_actions_adddup2(&fa, er[1], 2);
-    else
+    else if (o->err_mode != CTL_STDERR_INHERIT)
         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     if (dir)
         posix_spawn_file_actions_addchdir_np(&fa, dir);
@@ -212,7 +232,7 @@ int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
     sigaddset(&def, SIGHUP);
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setsigmask(&at, &none); /* the referee blocks some */
+    posix_spawnattr_setsigmask(&at, &none); /* the caller may block some */
     posix_spawnattr_setpgroup(&at, 0);      /* a group of its own */
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETPGROUP);
@@ -230,7 +250,7 @@ int ref_proc_start(struct ref_proc *p, char *const argv[], const char *dir,
             close(er[0]);
         if (p->log_fd >= 0)
             close(p->log_fd);
-        ref_proc_init(p);
+        ctl_proc_init(p);
         return set_err(err, n, -1, "cannot start %s: %s", argv[0],
                        strerror(rc));
     }
@@ -248,15 +268,15 @@ pipe_fail:
     rc = errno;
     if (p->log_fd >= 0)
         close(p->log_fd);
-    ref_proc_init(p);
+    ctl_proc_init(p);
     return set_err(err, n, -1, "pipe: %s", strerror(rc));
 }
 
 /* ---- exit and waiting ---------------------------------------------------- */
 
-/* Has the engine exited?  Leaves it a zombie (WNOWAIT), so its process
- * group number stays reserved until ref_proc_kill kills the group. */
-static int check_exit(struct ref_proc *p)
+/* Has the child exited?  Leaves it a zombie (WNOWAIT), so its process
+ * group number stays reserved until ctl_proc_kill kills the group. */
+static int check_exit(struct ctl_proc *p)
 {
     siginfo_t si;
     if (p->exited || !p->pid)
@@ -271,9 +291,9 @@ static int check_exit(struct ref_proc *p)
     return 0;
 }
 
-int ref_proc_exited(struct ref_proc *p) { return check_exit(p); }
+int ctl_proc_exited(struct ctl_proc *p) { return check_exit(p); }
 
-void ref_proc_exit_text(const struct ref_proc *p, char *buf, size_t n)
+void ctl_proc_exit_text(const struct ctl_proc *p, char *buf, size_t n)
 {
     if (p->exited && p->exit_code >= 0)
         snprintf(buf, n, "exit status %d", p->exit_code);
@@ -283,9 +303,9 @@ void ref_proc_exit_text(const struct ref_proc *p, char *buf, size_t n)
         snprintf(buf, n, "closed its output");
 }
 
-/* Wait until fd is ready for ev (1), the engine exited (-1) or the
- * deadline (0).  Logs the engine's stderr meanwhile. */
-static int wait_io(struct ref_proc *p, int fd, short ev, int64_t deadline_us)
+/* Wait until fd is ready for ev (1), the child exited (-1) or the
+ * deadline (0).  Logs the child's stderr meanwhile. */
+static int wait_io(struct ctl_proc *p, int fd, short ev, int64_t deadline_us)
 {
     for (;;) {
         struct pollfd pf[2] = {{.fd = fd, .events = ev},
@@ -311,7 +331,7 @@ static int wait_io(struct ref_proc *p, int fd, short ev, int64_t deadline_us)
     }
 }
 
-int ref_proc_send(struct ref_proc *p, int64_t deadline_us, const char *line)
+int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line)
 {
     size_t n = strlen(line), off = 0;
     char *msg;
@@ -342,16 +362,23 @@ int ref_proc_send(struct ref_proc *p, int64_t deadline_us, const char *line)
 /* Take one line out of the buffer if there is one (or a forced cut).
  * Constant work per byte: lines are taken from an offset, the buffer is
  * compacted only before a read, so a flood costs linear time. */
-static int take_line(struct ref_proc *p, char *line, size_t n, int force)
+static int take_line(struct ctl_proc *p, char *line, size_t n, int force)
 {
-    char *start = p->buf + p->off, *nl = memchr(start, '\n', p->len);
+    /* A line is at most CTL_LINE_MAX-1 bytes before its newline; a longer
+     * one (no newline in that span) comes as pieces of that size when
+     * forced, nothing of it lost. */
+    char *start = p->buf + p->off;
+    char *nl = memchr(start, '\n', p->len < CTL_LINE_MAX ? p->len : CTL_LINE_MAX);
     size_t k, used;
     if (!nl && !force)
         return 0;
-    k = nl ? (size_t)(nl - start) : p->len;
-    used = nl ? k + 1 : k;
-    if (k && start[k - 1] == '\r')
-        k--;
+    if (nl) {
+        k = (size_t)(nl - start);
+        used = k + 1;
+        if (k && start[k - 1] == '\r')
+            k--;
+    } else
+        used = k = p->len < CTL_LINE_MAX - 1 ? p->len : CTL_LINE_MAX - 1;
     if (k >= n)
         k = n - 1;
     memcpy(line, start, k);
@@ -364,35 +391,35 @@ static int take_line(struct ref_proc *p, char *line, size_t n, int force)
     return 1;
 }
 
-int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
+int ctl_proc_read(struct ctl_proc *p, int64_t deadline_us, char *line,
                   size_t n)
 {
     for (;;) {
         ssize_t r;
         int last;
         if (take_line(p, line, n, 0))
-            return REF_IO_LINE;
-        if (p->len >= REF_LINE_MAX) /* absurdly long line: cut it */
-            return take_line(p, line, n, 1), REF_IO_LINE;
+            return CTL_IO_LINE;
+        if (p->len >= CTL_LINE_MAX) /* absurdly long line: cut it */
+            return take_line(p, line, n, 1), CTL_IO_LINE;
         if (p->eof || p->out_fd < 0) {
             if (p->len) /* last line without newline */
-                return take_line(p, line, n, 1), REF_IO_LINE;
-            return REF_IO_EOF;
+                return take_line(p, line, n, 1), CTL_IO_LINE;
+            return CTL_IO_EOF;
         }
         /* Past the deadline, what is already in the pipe is still read once
          * (a bestmove written in time is not lost to a slow reader), but an
-         * engine that keeps writing (an info flood) cannot hold the wait
+         * child that keeps writing (an info flood) cannot hold the wait
          * open: the next time the buffer runs dry it is a timeout. */
         if (now_us() >= deadline_us) {
             if (p->last_read_for == deadline_us)
-                return REF_IO_TIMEOUT;
+                return CTL_IO_TIMEOUT;
             p->last_read_for = deadline_us;
         }
         if (p->off) {
             memmove(p->buf, p->buf + p->off, p->len);
             p->off = 0;
         }
-        /* Once the engine has exited, what its pipe holds is read once;
+        /* Once the child has exited, what its pipe holds is read once;
          * a child of it that keeps the pipe open cannot keep it alive. */
         last = check_exit(p);
         r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
@@ -413,13 +440,70 @@ int ref_proc_read(struct ref_proc *p, int64_t deadline_us, char *line,
             continue;
         }
         if (now_us() >= deadline_us)
-            return REF_IO_TIMEOUT;
+            return CTL_IO_TIMEOUT;
         if (wait_io(p, p->out_fd, POLLIN, deadline_us) == 0)
-            return REF_IO_TIMEOUT;
+            return CTL_IO_TIMEOUT;
     }
 }
 
-static void close_all(struct ref_proc *p)
+/* ---- the event-loop side ------------------------------------------------- */
+
+int ctl_proc_pollfds(const struct ctl_proc *p, struct pollfd pf[2])
+{
+    int k = 0;
+    if (p->out_fd >= 0 && !p->eof)
+        pf[k++] = (struct pollfd){.fd = p->out_fd, .events = POLLIN};
+    if (p->err_fd >= 0)
+        pf[k++] = (struct pollfd){.fd = p->err_fd, .events = POLLIN};
+    return k;
+}
+
+int ctl_proc_take(struct ctl_proc *p, char *line, size_t n)
+{
+    drain_err(p);
+    for (;;) {
+        ssize_t r;
+        int last;
+        if (take_line(p, line, n, 0))
+            return CTL_IO_LINE;
+        if (p->len >= CTL_LINE_MAX) /* absurdly long line: cut it */
+            return take_line(p, line, n, 1), CTL_IO_LINE;
+        if (p->eof || p->out_fd < 0) {
+            if (p->len) /* last line without newline */
+                return take_line(p, line, n, 1), CTL_IO_LINE;
+            return CTL_IO_EOF;
+        }
+        if (p->off) {
+            memmove(p->buf, p->buf + p->off, p->len);
+            p->off = 0;
+        }
+        /* As in ctl_proc_read: once the child has exited, its pipe is
+         * read once more, then it is the end. */
+        last = check_exit(p);
+        r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
+        if (r > 0) {
+            p->len += (size_t)r;
+            if (last)
+                p->eof = 1;
+            continue;
+        }
+        if (r == 0 || last) {
+            p->eof = 1;
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            p->eof = 1;
+            continue;
+        }
+        return CTL_IO_NONE;
+    }
+}
+
+/* ---- ending -------------------------------------------------------------- */
+
+static void close_all(struct ctl_proc *p)
 {
     drain_err(p);
     if (p->in_fd >= 0)
@@ -435,11 +519,11 @@ static void close_all(struct ref_proc *p)
     p->eof = 1;
 }
 
-void ref_proc_kill(struct ref_proc *p)
+void ctl_proc_kill(struct ctl_proc *p)
 {
     int st;
     if (p->pgid) {
-        reg_kill(p->pgid); /* the engine and every child in its group */
+        reg_kill(p->pgid); /* the child and every process in its group */
         p->pgid = 0;
     }
     if (p->pid) {
@@ -454,21 +538,49 @@ void ref_proc_kill(struct ref_proc *p)
     close_all(p);
 }
 
-void ref_proc_stop(struct ref_proc *p, int grace_ms)
+void ctl_proc_close_input(struct ctl_proc *p)
 {
-    int64_t until = now_us() + (int64_t)grace_ms * 1000;
-    if (p->pid && p->in_fd >= 0)
-        ref_proc_send(p, until, "quit");
     if (p->in_fd >= 0) {
         close(p->in_fd);
         p->in_fd = -1;
     }
-    while (p->pid && now_us() < until) {
-        struct timespec ts = {0, 2000000};
-        if (check_exit(p))
+}
+
+int ctl_proc_wait(struct ctl_proc *p, int64_t deadline_us)
+{
+    int by_itself;
+    char junk[256];
+    while (p->pid && !check_exit(p) && now_us() < deadline_us) {
+        struct pollfd pf[2];
+        int k = ctl_proc_pollfds(p, pf);
+        int64_t left = deadline_us - now_us();
+        struct timespec ts;
+        /* Wake often enough to see an exit that closes no pipe (a child
+         * of the child holds them). */
+        if (left > 2000)
+            left = 2000;
+        if (left < 0)
+            left = 0;
+        ts.tv_sec = 0;
+        ts.tv_nsec = (long)left * 1000;
+        if (ppoll(pf, (nfds_t)k, &ts, NULL) < 0 && errno != EINTR)
             break;
-        drain_err(p);
-        nanosleep(&ts, NULL);
+        /* Read (and drop) its output, so a child blocked on a full pipe
+         * can reach its exit; bounded, so a flood cannot hold us here. */
+        while (now_us() < deadline_us &&
+               ctl_proc_take(p, junk, sizeof junk) == CTL_IO_LINE)
+            ;
     }
-    ref_proc_kill(p);
+    by_itself = p->exited;
+    ctl_proc_kill(p);
+    return by_itself;
+}
+
+void ctl_proc_stop(struct ctl_proc *p, int grace_ms)
+{
+    int64_t until = now_us() + (int64_t)grace_ms * 1000;
+    if (p->pid && p->in_fd >= 0)
+        ctl_proc_send(p, until, "quit");
+    ctl_proc_close_input(p);
+    ctl_proc_wait(p, until);
 }
