@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "referee/client.h"
+#include "control/client.h"
 
 struct web_eng {
-    struct ref_client c;
-    struct ref_engine_spec spec;   /* the client points at it */
+    struct ctl_client c;
+    struct ctl_engine_spec spec;   /* the client points at it */
     char *opt_name[17], *opt_val[17];
     char strategy[32];
     int running;
@@ -19,7 +19,7 @@ struct web_eng {
 struct web_eng *web_eng_new(void)
 {
     struct web_eng *e = xcalloc(1, sizeof *e);
-    ref_proc_init(&e->c.proc);
+    ctl_proc_init(&e->c.proc);
     return e;
 }
 
@@ -43,7 +43,7 @@ int web_eng_pid(const struct web_eng *e)
 
 static const char *rc_text(const struct web_eng *e, int r)
 {
-    return r == REF_TIMEOUT ? "no answer in time" : e->c.last_error;
+    return r == CTL_TIMEOUT ? "no answer in time" : e->c.last_error;
 }
 
 int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
@@ -69,11 +69,11 @@ int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
     e->spec.opt_name = e->opt_name;
     e->spec.opt_val = e->opt_val;
     e->spec.nopts = k;
-    r = ref_client_start(&e->c, &e->spec, NULL, 0, 0, 10000, err, n);
-    if (r != REF_OK) {
+    r = ctl_client_start(&e->c, &e->spec, NULL, 10000, err, n);
+    if (r != CTL_OK) {
         if (!*err)
             snprintf(err, n, "%s: %s", cfg->name, rc_text(e, r));
-        ref_client_kill(&e->c);
+        ctl_client_kill(&e->c);
         return -1;
     }
     e->running = 1;
@@ -88,11 +88,11 @@ int web_eng_cmd(struct web_eng *e, const char *cmd, int timeout_ms, char *err,
         snprintf(err, n, "engine not running");
         return -1;
     }
-    r = ref_client_cmd(&e->c, now_us() + (int64_t)timeout_ms * 1000, cmd);
-    if (r == REF_OK)
+    r = ctl_client_cmd(&e->c, now_us() + (int64_t)timeout_ms * 1000, cmd);
+    if (r == CTL_OK)
         return 0;
     snprintf(err, n, "%s", rc_text(e, r));
-    if (r != REF_ERROR)
+    if (r != CTL_ERROR)
         web_eng_stop(e);
     return -1;
 }
@@ -108,8 +108,8 @@ static int drain(struct web_eng *e, char *line, size_t n)
 {
     int64_t dl = now_us() + 5000000;
     for (;;) {
-        int io = ref_client_read(&e->c, dl, line, n);
-        if (io != REF_IO_LINE)
+        int io = ctl_client_read(&e->c, dl, line, n);
+        if (io != CTL_IO_LINE)
             return -1;
         if (starts(line, "bestmove") || starts(line, "error"))
             return 0;
@@ -129,22 +129,22 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
         snprintf(err, en, "engine not running");
         return WEB_GO_CRASHED;
     }
-    buf = xmalloc(REF_LINE_MAX);
+    buf = xmalloc(CTL_LINE_MAX);
     snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
-    if (ref_client_send(&e->c, now_us() + 5000000, cmd) < 0)
+    if (ctl_client_send(&e->c, now_us() + 5000000, cmd) < 0)
         goto crashed;
     for (;;) {
         int64_t now = now_us(), dl = now + 50000;
         int io;
         if (hard && dl > hard)
             dl = hard;
-        io = ref_client_read(&e->c, dl, buf, REF_LINE_MAX);
-        if (io == REF_IO_EOF)
+        io = ctl_client_read(&e->c, dl, buf, CTL_LINE_MAX);
+        if (io == CTL_IO_EOF)
             goto crashed;
-        if (io == REF_IO_TIMEOUT) {
+        if (io == CTL_IO_TIMEOUT) {
             if (hard && now_us() >= hard) {
-                ref_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, REF_LINE_MAX) < 0) {
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0) {
                     snprintf(err, en, "no bestmove in time; engine killed");
                     web_eng_stop(e);
                     free(buf);
@@ -156,8 +156,8 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
             }
             if (!stopped && fn && fn(ctx, NULL)) {
                 stopped = 1;
-                ref_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, REF_LINE_MAX) < 0)
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0)
                     goto crashed;
                 free(buf);
                 return WEB_GO_CANCELLED;
@@ -167,8 +167,8 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
         if (starts(buf, "info")) {
             if (fn && !stopped && fn(ctx, buf)) {
                 stopped = 1;
-                ref_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, REF_LINE_MAX) < 0)
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0)
                     goto crashed;
                 free(buf);
                 return WEB_GO_CANCELLED;
@@ -197,7 +197,7 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
 crashed:
     {
         char why[96];
-        ref_proc_exit_text(&e->c.proc, why, sizeof why);
+        ctl_proc_exit_text(&e->c.proc, why, sizeof why);
         snprintf(err, en, "engine exited (%s)", why);
     }
     web_eng_stop(e);
@@ -210,39 +210,39 @@ void web_eng_stop(struct web_eng *e)
     if (!e || !e->running)
         return;
     if (e->c.alive)
-        ref_client_quit(&e->c);
+        ctl_client_quit(&e->c);
     else
-        ref_client_kill(&e->c);
+        ctl_client_kill(&e->c);
     e->running = 0;
 }
 
 int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
 {
-    struct ref_proc p;
-    char *argv[18], *line = xmalloc(REF_LINE_MAX);
+    struct ctl_proc p;
+    char *argv[18], *line = xmalloc(CTL_LINE_MAX);
     int64_t dl;
     int rc = -1;
 
-    ref_proc_init(&p);
+    ctl_proc_init(&p);
     argv[0] = cfg->cmd;
     for (int i = 0; i < cfg->nargs && i < 16; i++)
         argv[i + 1] = cfg->args[i];
     argv[cfg->nargs + 1] = NULL;
-    if (ref_proc_start(&p, argv, NULL, NULL, 0, 0, err, n) < 0) {
+    if (ctl_proc_start(&p, argv, NULL, err, n) < 0) {
         free(line);
         return -1;
     }
     dl = now_us() + 10000000;
-    if (ref_proc_send(&p, dl, "mep") < 0) {
+    if (ctl_proc_send(&p, dl, "mep") < 0) {
         snprintf(err, n, "%s: does not read its input", cfg->cmd);
         goto out;
     }
     cfg->nstrategies = 0;
     for (;;) {
-        int io = ref_proc_read(&p, dl, line, REF_LINE_MAX);
-        if (io != REF_IO_LINE) {
+        int io = ctl_proc_read(&p, dl, line, CTL_LINE_MAX);
+        if (io != CTL_IO_LINE) {
             snprintf(err, n, "%s: no mepok (%s)", cfg->cmd,
-                     io == REF_IO_EOF ? "it exited" : "timeout");
+                     io == CTL_IO_EOF ? "it exited" : "timeout");
             goto out;
         }
         if (strcmp(line, "mepok") == 0)
@@ -264,12 +264,12 @@ int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
     cfg->probed = 1;
     rc = 0;
 out:
-    ref_proc_stop(&p, 500);
+    ctl_proc_stop(&p, 500);
     free(line);
     return rc;
 }
 
 void web_eng_kill_all(void)
 {
-    ref_proc_kill_all();
+    ctl_proc_kill_all();
 }

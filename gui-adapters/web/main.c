@@ -526,7 +526,7 @@ int main(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-            printf("medan-web (Medan) %s, MEP 1\n", MEDAN_VERSION);
+            printf("medan-web (Medan) %s\n", MEDAN_VERSION);
             return 0;
         } else if (strcmp(a, "--port") == 0) {
             port = num_arg(argc, argv, i, 0, 65535);
@@ -617,9 +617,9 @@ int main(int argc, char **argv)
     d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                              MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0),
                          (uint16_t)port, NULL, NULL, handler, NULL,
+                         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                          MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                          MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
-                         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                          MHD_OPTION_CONNECTION_LIMIT, (unsigned)128,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,

@@ -3,13 +3,13 @@
 # MEP controller.
 WEB_SRC := $(wildcard gui-adapters/web/*.c)
 WEB_OBJ := $(WEB_SRC:%.c=$(BUILD)/%.o)
-# The MEP controller (child processes, handshake, commands).
-WEB_CTL_OBJ := $(BUILD)/referee/proc.o $(BUILD)/referee/client.o
 
-$(BIN)/medan-web: $(WEB_OBJ) $(WEB_CTL_OBJ) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(ENGINES)
+# Engines through control/'s libcontrol.a, the MEP controller every program
+# that runs engines shares.
+$(BIN)/medan-web: $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(ENGINES)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WEB_OBJ) $(WEB_CTL_OBJ) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lmicrohttpd -ljansson
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lmicrohttpd -ljansson
 
 PROGRAMS += $(BIN)/medan-web
 
@@ -18,6 +18,18 @@ WEB_PORT ?= 8080
 .PHONY: web
 web: $(BIN)/medan-web
 	$(BIN)/medan-web --port $(WEB_PORT)
+
+# `make install` also puts the page where the installed medan-web finds it
+# (PREFIX/share/medan/www, beside PREFIX/bin).
+WEB_WWW := $(wildcard gui-adapters/web/www/*)
+.PHONY: web-install web-uninstall
+install: web-install
+web-install: $(BIN)/medan-web
+	install -d $(DESTDIR)$(PREFIX)/share/medan/www
+	install -m 644 $(WEB_WWW) $(DESTDIR)$(PREFIX)/share/medan/www/
+uninstall: web-uninstall
+web-uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/share/medan
 
 # `make test` also runs tests/run-web.sh: every game in headless Chromium.
 .PHONY: web-test

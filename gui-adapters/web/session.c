@@ -825,6 +825,7 @@ json_t *sess_status(void)
                 ne++;
                 json_array_append_new(pids, json_integer(web_eng_pid(s->seat[k].e)));
             }
+        json_object_set_new(x, "id", json_string(s->id));
         json_object_set_new(x, "game", json_string(s->g->name));
         json_object_set_new(x, "listeners", json_integer(s->listeners));
         json_object_set_new(x, "engine_pids", pids);

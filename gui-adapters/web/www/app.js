@@ -168,6 +168,32 @@ function fillSetup() {
   fillEngines();
 }
 
+/* The form shows the settings of the game on the board. */
+function syncSetup(st) {
+  $('game').value = st.game;
+  const p = {};
+  st.params.split(' ').filter(Boolean).forEach((kv) => { const [k, v] = kv.split('='); p[k] = v; });
+  if (p.size) { fillSelect($('size'), [4, 5, 6, 7, 8, 9]); $('size').value = p.size; }
+  if (p.players) { fillSelect($('players'), [3, 4, 5, 6]); $('players').value = p.players; }
+  else if (st.game === 'battalion') { fillSelect($('players'), [3, 4, 5, 6]); $('players').value = st.nseats; }
+  fillSetup();
+  if (st.mode === 'play') {
+    if (st.human) $('seat').value = st.human;
+    if (st.engine) { $('engine').value = st.engine; fillEngines(); }
+    if (st.strategy) $('strategy').value = st.strategy;
+    $('movetime').value = st.movetime;
+  }
+  if (st.mode === 'match' && st.match) {
+    $('eng-a').value = st.match.a;
+    $('eng-b').value = st.match.b;
+    fillEngines();
+    if (st.match.a_strategy) $('strat-a').value = st.match.a_strategy;
+    if (st.match.b_strategy) $('strat-b').value = st.match.b_strategy;
+    $('games').value = st.match.games;
+    $('match-movetime').value = st.movetime;
+  }
+}
+
 function setupRequest() {
   const g = $('game').value;
   const req = { game: g, mode: M.view };
@@ -212,8 +238,9 @@ function show(st) {
   const changed = !M.state || M.state.fen !== st.fen || M.state.ply !== st.ply ||
         M.state.id !== st.id;
   if (changed) { M.sel = null; M.turn = []; M.cards = []; }
+  const fresh = !M.state || M.state.id !== st.id;
   M.state = st;
-  if ($('game').value !== st.game) { $('game').value = st.game; fillSetup(); }
+  if (fresh) syncSetup(st);
   document.body.dataset.game = st.game;
   document.body.dataset.version = st.version;
   draw(st);
@@ -609,7 +636,7 @@ function cardSvg(parent, x, y, card, w, h, attrs) {
   const g = el('g', Object.assign({ class: 'card', 'data-card': card }, attrs || {}), parent);
   el('rect', { x, y, width: w, height: h, rx: 5 }, g);
   const red = card[1] === 'd' || card[1] === 'h';
-  el('text', { x: x + w / 2, y: y + h / 2 + 6, 'text-anchor': 'middle', 'font-size': h * 0.36,
+  el('text', { x: x + w / 2, y: y + h / 2 + 6, 'text-anchor': 'middle', 'font-size': h * (card[0] === 'T' ? 0.3 : 0.36),
                'font-weight': 700, fill: red ? '#b00020' : '#111', 'pointer-events': 'none' },
      g, (card[0] === 'T' ? '10' : card[0]) + SUITS[card[1]]);
   return g;
@@ -622,7 +649,7 @@ function sameCards(a, b) {
 function drawTable(st, box) {
   const P = parseTable(st);
   const n = P.chips.length, W = 940, H = 600;
-  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, id: 'svgboard' }, box);
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, width: 800, height: 800 * H / W, id: 'svgboard' }, box);
   el('ellipse', { cx: W / 2, cy: 250, rx: 390, ry: 200, fill: '#2f6b3a', stroke: '#1d4424', 'stroke-width': 6 }, svg);
   const legal = canMove(st) ? st.legal : [];
   const me = P.me;
@@ -652,7 +679,7 @@ function drawTable(st, box) {
     g.addEventListener('click', () => clickSeat(st, P, k, selCards));
   }
   // deck, pile, battle
-  const dk = el('g', { class: 'card deck', 'data-move': 'draw:deck' }, svg);
+  const dk = el('g', { class: 'deck', 'data-move': 'draw:deck' }, svg);
   el('rect', { x: 330, y: 190, width: 60, height: 86, rx: 6, fill: '#3a4f8c', stroke: '#111' }, dk);
   el('text', { x: 360, y: 240, 'text-anchor': 'middle', fill: '#fff', 'font-size': 16, 'pointer-events': 'none' }, dk, String(P.deckCount));
   el('text', { x: 360, y: 292, 'text-anchor': 'middle', fill: '#fff', 'font-size': 12 }, svg, 'deck');
@@ -759,6 +786,8 @@ function eloOf(scores) {
 
 function fmtElo(e) {
   const r = (x) => (x >= 0 ? '+' : '') + x.toFixed(0);
+  if (e.p >= 1 || e.p <= 0)
+    return `every game ${e.p >= 1 ? 'won' : 'lost'} over ${e.n} game${e.n > 1 ? 's' : ''}: no finite Elo estimate yet`;
   return `Elo ${r(e.elo)} (95% ${r(e.lo)} .. ${r(e.hi)}) over ${e.n} game${e.n > 1 ? 's' : ''}`;
 }
 
