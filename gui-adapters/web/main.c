@@ -354,6 +354,24 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
     }
 }
 
+static int g_loopback;   /* bound to a loopback address */
+
+/* Served on a loopback address, the page must be asked for by a loopback
+ * name: a page of another site that rebinds its own name to 127.0.0.1
+ * (DNS rebinding) is refused. */
+static int foreign_host(struct MHD_Connection *c)
+{
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    size_t k;
+    if (!g_loopback || !host)
+        return 0;
+    if (host[0] == '[')
+        return strncmp(host, "[::1]", 5) != 0;
+    k = strcspn(host, ":");
+    return !((k == 9 && strncmp(host, "127.0.0.1", 9) == 0) ||
+             (k == 9 && strncmp(host, "localhost", 9) == 0));
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
                                const char *url, const char *method,
                                const char *version, const char *upload,
@@ -377,6 +395,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         *upload_size = 0;
         return MHD_YES;
     }
+    if (foreign_host(c))
+        return send_error(c, 403, "ask for this server as 127.0.0.1 or localhost");
     if (strncmp(url, "/api/", 5) == 0)
         return api(c, method, url, rq);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
@@ -607,6 +627,7 @@ int main(int argc, char **argv)
     } else
         fail("--bind: '%s' is not an IPv4 or IPv6 address", bind_addr);
 
+    g_loopback = strncmp(bind_addr, "127.", 4) == 0 || strcmp(bind_addr, "::1") == 0;
     /* Signals are taken by this thread only (sigwait below). */
     sigemptyset(&set);
     sigaddset(&set, SIGINT);

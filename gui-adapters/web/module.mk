@@ -33,6 +33,6 @@ web-uninstall:
 
 # `make test` also runs tests/run-web.sh: every game in headless Chromium.
 .PHONY: web-test
-web-test: $(BIN)/medan-web $(ENGINES)
+web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee
 	@sh tests/run-web.sh $(BUILD) $(BIN)
 TEST_STAGES += web-test

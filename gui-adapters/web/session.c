@@ -1226,8 +1226,6 @@ static int ensure_engine(struct sess *s, int k, int cfg, const char *strategy,
                          char *err, size_t n)
 {
     struct seat *x = &s->seat[k];
-    if (!x->e)
-        x->e = web_eng_new();
     if (web_eng_running(x->e) && (x->started_cfg != cfg ||
                                   strcmp(x->started_strategy, strategy) != 0))
         web_eng_stop(x->e);
@@ -1322,6 +1320,8 @@ static void engine_turn(struct sess *s, int k)
         snprintf(limits, sizeof limits, "movetime %d", x->movetime);
     if (k == 0 && s->multipv > 1)
         snprintf(limits, sizeof limits, "infinite multipv %d", s->multipv);
+    if (!x->e)
+        x->e = web_eng_new();      /* made under the lock: /api/status reads it */
     s->thinking = k;
     snprintf(x->state, sizeof x->state, "thinking");
     if (show)
@@ -1391,12 +1391,10 @@ static void engine_turn(struct sess *s, int k)
             "start a new game", k, x->crashes, err);
     } else {
         snprintf(x->state, sizeof x->state, "crashed");
-        say(s, "the engine %s crashed (%s) and is restarted",
-            k ? "of seat" : "of the analysis", err);
-        if (k) {
-            size_t l = strlen(s->message);
-            snprintf(s->message + l, sizeof s->message - l, " (seat %d)", k);
-        }
+        if (k)
+            say(s, "the engine at seat %d crashed (%s) and is restarted", k, err);
+        else
+            say(s, "the analysis engine crashed (%s) and is restarted", err);
     }
     bump(s);
 }

@@ -16,6 +16,7 @@ round trip at movetime 100) are printed, never asserted.
 Waits are generous and driven by the page's state, never by wall-clock
 bounds: the tests must hold on a busy machine and under ASan.
 """
+import atexit
 import json
 import os
 import random
@@ -61,6 +62,16 @@ def check(cond, msg):
 server = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0', '--idle', '4'],
                           stdout=subprocess.PIPE, stderr=open(os.path.join(OUT, 'server.log'), 'w'),
                           text=True)
+
+
+def cleanup():
+    """Whatever happens, no server (nor its engines) outlives the test."""
+    if server.poll() is None:
+        server.kill()
+        server.wait()
+
+
+atexit.register(cleanup)
 line = server.stdout.readline()
 m = re.search(r'http://127\.0\.0\.1:(\d+)/', line)
 if not m:
@@ -101,6 +112,7 @@ def browser():
 
 
 d = browser()
+atexit.register(lambda: d.quit())
 d.set_script_timeout(120)
 
 
@@ -465,6 +477,8 @@ code, e = http('api/session/%s/move' % sid, raw=b'{"move": "' + b'x' * 70000 + b
 check(code == 413, 'a body over 64 KiB: 413')
 code, e = http('api/session/%s/move' % sid, {'move': 'b1-b3'}, headers={'Origin': 'http://evil.example'})
 check(code == 403, 'a POST from another site\'s page: 403')
+code, e = http('api/info', headers={'Host': 'evil.example:80'})
+check(code == 403, 'a request for another host name (DNS rebinding): 403')
 code, e = http('api/session', {'game': 'chess'})
 check(code == 400, 'an unknown game: 400')
 code, e = http('api/session/nope')
@@ -522,7 +536,6 @@ _, s = http('api/status')
 check(s['sessions'] == 0 and s['engines'] == 0 and all(gone(p) for p in pids2),
       'tabs gone: their sessions closed and engine processes reaped (%s)' % s)
 
-d.quit()
 # ---- the end: the server stops on SIGTERM and leaves no engine behind ------------
 server.send_signal(signal.SIGTERM)
 try:
