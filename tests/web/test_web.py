@@ -151,13 +151,16 @@ def cell(c):
 
 
 def text(id_):
-    return d.find_element(By.ID, id_).text
+    """An element's text, read in the page (no stale element between find and read)."""
+    return d.execute_script("const e = document.getElementById(arguments[0]); return e ? e.innerText : ''", id_)
 
 
 def new_game(req):
     """A new session through the page's own function."""
+    old = (state() or {}).get('id')
     d.execute_async_script('const cb = arguments[1]; newSession(arguments[0]).then(() => cb(1));', req)
-    return wait(lambda: state() and state()['game'] == req['game'] and state(), 'the new %s game' % req['game'])
+    return wait(lambda: state() and state()['id'] != old and state()['game'] == req['game'] and state(),
+                'the new %s game' % req['game'])
 
 
 def shot(name):
@@ -166,7 +169,7 @@ def shot(name):
 
 
 def moves_list():
-    return [li.text for li in d.find_elements(By.CSS_SELECTOR, '#moves li')]
+    return d.execute_script("return [...document.querySelectorAll('#moves li')].map((e) => e.textContent)")
 
 
 def my_turn():
@@ -233,7 +236,7 @@ cell('e3')
 cell('g1')
 r = wait(lambda: text('result'), 'the LOA result')
 check(r and r.startswith('Black wins') and
-      d.find_element(By.ID, 'result').get_attribute('data-result').startswith('p1win reason connected'),
+      d.execute_script("return document.getElementById('result').dataset.result").startswith('p1win reason connected'),
       'LOA: the game ends and #result shows it: %r' % r)
 
 # ---- Fetlar --------------------------------------------------------------
@@ -409,7 +412,7 @@ d.find_element(By.ID, 'multipv').send_keys('2')
 click('#analyse-start')
 wait(lambda: len(d.find_elements(By.CSS_SELECTOR, '#pv-lines li')) >= 2 and
         d.find_elements(By.CSS_SELECTOR, 'line.arrow'), 'two analysis lines and arrows')
-lines = [e.text for e in d.find_elements(By.CSS_SELECTOR, '#pv-lines li')]
+lines = d.execute_script("return [...document.querySelectorAll('#pv-lines li')].map((e) => e.textContent)")
 check(len(lines) >= 2 and all('depth' in x and 'nodes' in x for x in lines),
       'analysis: depth, score, nodes, pv for 2 lines (%s)' % lines[:1])
 check(len(d.find_elements(By.CSS_SELECTOR, 'line.arrow')) >= 2, 'analysis: the PV drawn as arrows')
@@ -488,15 +491,21 @@ check(code == 404, 'no file outside www/')
 
 # An engine killed in mid-search: reported on the page, restarted, it moves.
 d.get(BASE + '#play')
-new_game({'game': 'loa', 'mode': 'play', 'seat': 1, 'movetime': 3000})
+new_game({'game': 'loa', 'mode': 'play', 'seat': 1, 'movetime': 8000})
 sid = state()['id']
 cell('b1')
 cell('b3')
 
 
 wait(lambda: state()['thinking'] == 2, 'the engine to think')
-_, s0 = http('api/status')
-pids = [p for x in s0['list'] if x['id'] == sid for p in x['engine_pids']]
+
+
+def session_pids():
+    _, st_ = http('api/status')
+    return [p for x in st_['list'] if x['id'] == sid for p in x['engine_pids']]
+
+
+pids = wait(session_pids, 'the engine process (started, handshake done)') or []
 check(len(pids) == 1, 'one engine process for this game (%s)' % pids)
 pid = pids[0]
 os.kill(pid, signal.SIGKILL)
@@ -531,7 +540,8 @@ def gone(p):
         return True
 
 
-wait(lambda: http('api/status')[1]['sessions'] == 0, 'the sessions of closed tabs to be reaped', timeout=WAIT)
+wait(lambda: http('api/status')[1]['sessions'] == 0 and all(gone(p) for p in pids2),
+     'the sessions of closed tabs to be reaped', timeout=WAIT)
 _, s = http('api/status')
 check(s['sessions'] == 0 and s['engines'] == 0 and all(gone(p) for p in pids2),
       'tabs gone: their sessions closed and engine processes reaped (%s)' % s)
