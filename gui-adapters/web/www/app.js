@@ -312,6 +312,7 @@ function draw(st) {
   if (st.game === 'loa' || st.game === 'fetlar') drawSquare(st, box);
   else if (st.game === 'palagan') drawHex(st, box);
   else if (st.game === 'battalion') drawTable(st, box);
+  if (!M.firstDraw) M.firstDraw = performance.now();   // since the page was asked for
 }
 
 /* ---- square boards: LOA 8x8, Fetlar 11x11 -------------------------------- */
@@ -949,6 +950,7 @@ async function init() {
   window.addEventListener('hashchange', () => { setView(location.hash.slice(1)); resume(); });
   setView(location.hash.slice(1));
   await resume();
+  M.ready = true;     // for scripts: the page has its game (or its match form)
 }
 
 init().catch((e) => say('Cannot reach medan-web: ' + e.message, true));
