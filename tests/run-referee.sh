@@ -506,7 +506,7 @@ grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.o
 # --- a referee game of every game that has an engine ---------------------------------
 for eng in "$BIN"/medan-*; do
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate|web) continue ;; esac # not game engines
     params=""; games=2
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \

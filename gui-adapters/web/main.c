@@ -542,7 +542,7 @@ int main(int argc, char **argv)
     web_cfg.max_movetime = 60000;
     for (int i = 1; i < argc;) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
             fputs(usage, stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
