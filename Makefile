@@ -11,6 +11,9 @@
 #   make match        a short engine-vs-engine match (the README main job)
 #   make install PREFIX=/usr/local [DESTDIR=...]   programs, man pages, docs
 #   make deps         check the build's Debian packages again (tests/deps.sh)
+#   make NATIVE=1     tune for this machine's processor (-march=native); the
+#                     default (and make install, CI) is portable -O2
+#   make V=1          show the commands (the default prints one line a file)
 #
 # Every build first runs tests/deps.sh once (stamp build/.deps-ok): as root
 # it installs the missing Debian packages, otherwise it names them.
@@ -21,9 +24,10 @@
 
 CC      ?= cc
 SAN     ?= 0
+NATIVE  ?= 0
 PREFIX  ?= /usr/local
 CSTD    := -std=c11
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -I.
 OPT     ?= -O2
 CFLAGS  += $(CSTD) $(OPT) -g $(WARN) -pthread -MMD -MP
@@ -37,20 +41,41 @@ LDFLAGS += -fsanitize=address,undefined
 else
 BUILD   := build
 BIN     := bin
+endif
+# Binaries for this machine only (measured: docs/architecture.md, Build).
+ifeq ($(NATIVE),1)
 CFLAGS  += -march=native
 endif
 
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
+# The objects depend on a stamp of the compile command, so a change of flags
+# (NATIVE=1, OPT=..., another CC into the same BUILD) rebuilds them.
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW   := $(CC) $(CPPFLAGS) $(CFLAGS)
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = '$(FLAGS_NOW)' ] || printf '%s\n' '$(FLAGS_NOW)' > $(FLAGS_STAMP))
+
 GAMES      := $(patsubst engines/%/main.c,%,$(wildcard engines/*/main.c))
-LIB_SRC    := $(wildcard core/*.c protocol/*.c search/*.c)
-LIB_SRC    := $(filter-out core/registry.c,$(LIB_SRC))
+LIB_SRC    := $(wildcard core/*.c search/*.c protocol/*.c engines/common/*.c)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIBMEDAN   := $(BUILD)/libmedan.a
-REG_OBJ    := $(BUILD)/core/registry.o
+REG_OBJ    := $(BUILD)/engines/registry.o
 
-game_src    = $(filter-out engines/$(1)/main.c,$(wildcard engines/$(1)/*.c))
+# Toy games live in tests/games/<game>/ (Nim): registered and linked like
+# the others, their program built for the tests only ($(BUILD)/games/).
+TOY_GAMES  := $(patsubst tests/games/%/main.c,%,$(wildcard tests/games/*/main.c))
+game_dir    = $(if $(filter $(1),$(TOY_GAMES)),tests/games/$(1),engines/$(1))
+game_src    = $(filter-out $(call game_dir,$(1))/main.c,$(wildcard $(call game_dir,$(1))/*.c))
 game_lib    = $(BUILD)/libgame_$(1).a
-GAME_LIBS  := $(foreach g,$(GAMES),$(call game_lib,$(g)))
+game_prog   = $(if $(filter $(1),$(TOY_GAMES)),$(BUILD)/games/medan-$(1),$(BIN)/medan-$(1))
+GAME_LIBS  := $(foreach g,$(GAMES) $(TOY_GAMES),$(call game_lib,$(g)))
 ENGINES    := $(foreach g,$(GAMES),$(BIN)/medan-$(g))
+TOY_PROGS  := $(foreach g,$(TOY_GAMES),$(call game_prog,$(g)))
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -58,7 +83,7 @@ TOOL_SRC   := $(wildcard tests/tools/*.c)
 TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 PROGRAMS   := $(ENGINES)
-TEST_DEPS  := $(TOOL_BIN)
+TEST_DEPS  := $(TOOL_BIN) $(TOY_PROGS)
 # The test targets of one pass (`make test-suite`); a module.mk may append.
 TEST_STAGES := unit transcripts docs robust referee cli
 
@@ -70,13 +95,6 @@ TEST_STAGES := unit transcripts docs robust referee cli
 .PHONY: all build-all clang-build test test-suite unit transcripts docs robust referee cli bench match install uninstall clean deps
 all: $(PROGRAMS)
 
-V ?= 0
-ifeq ($(V),0)
-Q := @
-else
-Q :=
-endif
-
 # The set-up step shared by every target that compiles: tests/deps.sh once
 # per checkout (the stamp); `make deps` runs it again.
 DEPS_STAMP := build/.deps-ok
@@ -84,36 +102,38 @@ $(DEPS_STAMP): tests/deps.sh
 	@sh tests/deps.sh
 	@mkdir -p $(dir $@) && touch $@
 
-$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBMEDAN): $(LIB_OBJ)
 	@rm -f $@
+	@$(if $(Q),echo "  AR      $@")
 	$(Q)$(AR) rcs $@ $^
 
 define GAME_RULES
 $(call game_lib,$(1)): $(patsubst %.c,$(BUILD)/%.o,$(call game_src,$(1)))
 	@rm -f $$@
+	@$$(if $$(Q),echo "  AR      $$@")
 	$$(Q)$$(AR) rcs $$@ $$^
-$(BIN)/medan-$(1): $(BUILD)/engines/$(1)/main.o $(call game_lib,$(1)) $(LIBMEDAN)
+$(call game_prog,$(1)): $(BUILD)/$(call game_dir,$(1))/main.o $(call game_lib,$(1)) $(LIBMEDAN)
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) $$^ -o $$@ $$(LDLIBS) -lreadline
 endef
-$(foreach g,$(GAMES),$(eval $(call GAME_RULES,$(g))))
+$(foreach g,$(GAMES) $(TOY_GAMES),$(eval $(call GAME_RULES,$(g))))
 
 # Unit tests link every game, the registry and the library.
-$(BUILD)/tests/%: tests/unit/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tests/%: tests/unit/%.c $(FLAGS_STAMP) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
 
-$(BUILD)/tools/%: tests/tools/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tools/%: tests/tools/%.c $(FLAGS_STAMP) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 
 # ---- tests ---------------------------------------------------------------
@@ -174,21 +194,24 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 DOCDIR  ?= $(PREFIX)/share/doc/medan
 MANDATE := $(or $(shell git log -1 --format=%cd --date=short -- docs/man 2>/dev/null),$(shell date +%Y-%m-%d))
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)/games $(DESTDIR)$(DOCDIR)/gui-adapters
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	for f in docs/man/*.1; do \
+	@$(if $(Q),echo "  INSTALL $(DESTDIR)$(PREFIX)")
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)/games $(DESTDIR)$(DOCDIR)/gui-adapters
+	$(Q)install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	$(Q)for f in docs/man/*.1; do \
 	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATE@|$(MANDATE)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	    $$f > $(DESTDIR)$(MANDIR)/$${f##*/} && chmod 644 $(DESTDIR)$(MANDIR)/$${f##*/} || exit 1; done
-	install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md $(DESTDIR)$(DOCDIR)/
-	install -m 644 docs/games/*.md $(DESTDIR)$(DOCDIR)/games/
-	install -m 644 docs/gui-adapters/*.md $(DESTDIR)$(DOCDIR)/gui-adapters/
+	$(Q)install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 644 docs/games/*.md $(DESTDIR)$(DOCDIR)/games/
+	$(Q)install -m 644 docs/gui-adapters/*.md $(DESTDIR)$(DOCDIR)/gui-adapters/
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGRAMS)))
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(wildcard docs/man/*.1)))
-	rm -rf $(DESTDIR)$(DOCDIR)
+	@$(if $(Q),echo "  UNINSTALL $(DESTDIR)$(PREFIX)")
+	$(Q)rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGRAMS)))
+	$(Q)rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(wildcard docs/man/*.1)))
+	$(Q)rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-san build-clang bin
+	@$(if $(Q),echo "  CLEAN   build build-san build-clang bin")
+	$(Q)rm -rf build build-san build-clang bin
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

@@ -186,6 +186,49 @@ int ctl_client_cmd(struct ctl_client *c, int64_t deadline_us, const char *cmd)
     return wait_for(c, deadline_us, "ok", 1, line, sizeof line, NULL);
 }
 
+int ctl_client_query(struct ctl_client *c, int64_t deadline_us,
+                     const char *cmd, char *payload, size_t pn)
+{
+    char line[CTL_LINE_MAX], *a;
+    size_t len = 0;
+    int r = send_or_eof(c, deadline_us, cmd);
+    if (pn)
+        payload[0] = '\0';
+    if (r != CTL_OK)
+        return r;
+    for (;;) {
+        r = ctl_proc_read(&c->proc, deadline_us, line, sizeof line);
+        if (r == CTL_IO_TIMEOUT)
+            return CTL_TIMEOUT;
+        if (r == CTL_IO_EOF)
+            return gone(c);
+        note_info(c, line);
+        if (word2(line, "ok"))
+            return CTL_OK;
+        if ((a = word2(line, "error")) != NULL) {
+            snprintf(c->last_error, sizeof c->last_error, "%s", a);
+            return CTL_ERROR;
+        }
+        if (miswritten(line))
+            return unreadable(c, line);
+        if (pn && strncmp(line, "info ", 5) != 0)
+            buf_printf(payload, pn, &len, "%s%s", len ? "\n" : "", line);
+    }
+}
+
+int ctl_is_final(const char *line)
+{
+    static const char *const fin[] = {"ok", "error", "bestmove", "pong",
+                                      "readyok", "mepok"};
+    for (size_t i = 0; i < sizeof fin / sizeof *fin; i++) {
+        size_t n = strlen(fin[i]);
+        if (strncmp(line, fin[i], n) == 0 &&
+            (line[n] == '\0' || line[n] == ' '))
+            return 1;
+    }
+    return 0;
+}
+
 int ctl_client_sync(struct ctl_client *c, int64_t deadline_us)
 {
     char line[CTL_LINE_MAX], want[32], *arg;
@@ -367,6 +410,21 @@ int ctl_client_go(struct ctl_client *c, const char *limits,
             k = n - 1;
         memcpy(move, arg, k);
         move[k] = '\0';
+    }
+    return r;
+}
+
+int ctl_client_go_async(struct ctl_client *c, int64_t deadline_us,
+                        const char *limits)
+{
+    char cmd[512];
+    int r;
+    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
+    r = send_or_eof(c, deadline_us, cmd);
+    if (r == CTL_OK) {
+        c->searching = 1;
+        c->last_depth = 0;
+        c->has_score = 0;
     }
     return r;
 }

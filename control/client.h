@@ -63,6 +63,12 @@ int ctl_client_start(struct ctl_client *c, const struct ctl_engine_spec *s,
 /* Send a command ending in ok/error; waits until deadline. */
 int ctl_client_cmd(struct ctl_client *c, int64_t deadline_us,
                    const char *cmd);
+/* Send a command ending in ok/error and collect its answer lines (all but
+ * `info` lines and the final one) into payload, joined by '\n' (cut to
+ * pn-1 bytes): `fen`, `legalmoves`, `result`, `show`, `eval`...  As
+ * ctl_client_cmd otherwise. */
+int ctl_client_query(struct ctl_client *c, int64_t deadline_us,
+                     const char *cmd, char *payload, size_t pn);
 /* ping <n> / pong <n>; also drains a pending bestmove (sends stop first). */
 int ctl_client_sync(struct ctl_client *c, int64_t deadline_us);
 /* setoption name Seed value <derived from seed> if the engine has Seed. */
@@ -74,6 +80,13 @@ int ctl_client_seed(struct ctl_client *c, int64_t deadline_us,
 int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us);
+/* For an event loop: send `go <limits>` and return at once (CTL_OK, or
+ * CTL_TIMEOUT / CTL_EOF when it cannot be written); searching is set and
+ * last_depth/has_score cleared, as ctl_client_go does.  The info lines and
+ * the bestmove then come through ctl_client_take (which clears searching
+ * at the bestmove; a refused go comes back as an `error` line). */
+int ctl_client_go_async(struct ctl_client *c, int64_t deadline_us,
+                        const char *limits);
 /* After a timed-out go: stop, and wait for the late bestmove until the
  * deadline.  CTL_OK if the engine is usable again. */
 int ctl_client_recover(struct ctl_client *c, int64_t deadline_us);
@@ -90,6 +103,9 @@ int ctl_client_read(struct ctl_client *c, int64_t deadline_us, char *line,
  * how the engine ended. */
 int ctl_client_pollfds(const struct ctl_client *c, struct pollfd pf[2]);
 int ctl_client_take(struct ctl_client *c, char *line, size_t n);
+/* Is this line the final answer of an MEP command (ok, error, bestmove,
+ * pong, readyok, mepok; the keyword alone or followed by a space)? */
+int ctl_is_final(const char *line);
 /* quit, a short grace, then kill (ctl_proc_stop); or kill at once. */
 void ctl_client_quit(struct ctl_client *c);
 void ctl_client_kill(struct ctl_client *c);

@@ -8,10 +8,11 @@ CTL_LIB := $(BUILD)/libcontrol.a
 
 $(CTL_LIB): $(CTL_OBJ)
 	@rm -f $@
+	@$(if $(Q),echo "  AR      $@")
 	$(Q)$(AR) rcs $@ $^
 
 # Its unit test: real children (/bin/sh), no engine.
-$(BUILD)/tests/test_control: tests/unit/test_control.c $(CTL_LIB) $(LIBMEDAN)
+$(BUILD)/tests/test_control: tests/unit/test_control.c $(FLAGS_STAMP) $(CTL_LIB) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTL_LIB) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka

@@ -331,18 +331,15 @@ static int wait_io(struct ctl_proc *p, int fd, short ev, int64_t deadline_us)
     }
 }
 
-int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line)
+/* Write all n bytes, waiting for pipe room until the deadline. */
+static int write_all(struct ctl_proc *p, int64_t deadline_us, const char *s,
+                     size_t n)
 {
-    size_t n = strlen(line), off = 0;
-    char *msg;
+    size_t off = 0;
     if (p->in_fd < 0)
         return -1;
-    trace(p, '>', line, n);
-    msg = xmalloc(n + 1);
-    memcpy(msg, line, n);
-    msg[n++] = '\n';
     while (off < n) {
-        ssize_t w = write(p->in_fd, msg + off, n - off);
+        ssize_t w = write(p->in_fd, s + off, n - off);
         if (w > 0) {
             off += (size_t)w;
             continue;
@@ -352,11 +349,38 @@ int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line)
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
             wait_io(p, p->in_fd, POLLOUT, deadline_us) > 0)
             continue;
-        free(msg);
         return -1;
     }
-    free(msg);
     return 0;
+}
+
+int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line)
+{
+    size_t n = strlen(line);
+    char *msg;
+    int r;
+    if (p->in_fd < 0)
+        return -1;
+    trace(p, '>', line, n);
+    /* The line and its newline in one buffer, written together. */
+    msg = xmalloc(n + 1);
+    memcpy(msg, line, n);
+    msg[n] = '\n';
+    r = write_all(p, deadline_us, msg, n + 1);
+    free(msg);
+    return r;
+}
+
+int ctl_proc_write(struct ctl_proc *p, int64_t deadline_us, const void *buf,
+                   size_t n)
+{
+    if (p->in_fd < 0)
+        return -1;
+    if (n && p->trace) {
+        const char *s = buf;
+        trace(p, '>', s, s[n - 1] == '\n' ? n - 1 : n);
+    }
+    return write_all(p, deadline_us, buf, n);
 }
 
 /* Take one line out of the buffer if there is one (or a forced cut).

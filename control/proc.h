@@ -91,6 +91,10 @@ int ctl_proc_start(struct ctl_proc *p, char *const argv[],
 /* Send one line (a newline is appended); waits for pipe room at most until
  * deadline.  Returns 0, or -1 (child gone, not reading, or input closed). */
 int ctl_proc_send(struct ctl_proc *p, int64_t deadline_us, const char *line);
+/* Send n raw bytes as they are (any bytes, no newline added; for tests of
+ * framing and for pieces of a long line).  0 or -1, as ctl_proc_send. */
+int ctl_proc_write(struct ctl_proc *p, int64_t deadline_us, const void *buf,
+                   size_t n);
 /* Next output line without its newline (CR stripped; over-long lines are
  * cut at CTL_LINE_MAX-1 bytes, and at n-1).  Blocks until deadline.
  * CTL_IO_LINE, CTL_IO_TIMEOUT or CTL_IO_EOF (end of output, or the child

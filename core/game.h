@@ -12,6 +12,7 @@
 #ifndef MEDAN_GAME_H
 #define MEDAN_GAME_H
 
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,24 @@ typedef uint64_t gmove;
 #define GAME_ERR_LEN 160                   /* size of error buffers */
 #define GAME_MAX_CONFIG 256                /* max config_size */
 #define GAME_MAX_STATE 8192                /* max state_size */
+#define GAME_MAX_MOVES (1 << 20)           /* max max_moves */
+
+/* A buffer for any game's state or config, aligned for any struct a game
+ * keeps there (pass `.b`, or the union's address). */
+typedef union {
+    max_align_t align;
+    unsigned char b[GAME_MAX_STATE];
+} game_state_buf;
+typedef union {
+    max_align_t align;
+    unsigned char b[GAME_MAX_CONFIG];
+} game_config_buf;
+
+/* Hidden information (a game with `view`): the config keys such a game
+ * must accept, so that a referee deals every engine the same cards (seed)
+ * and tells each engine its seat.  Checked by game_check. */
+#define GAME_KEY_SEED "seed"
+#define GAME_KEY_SEAT "seat"
 
 /* How a position stands. over==0: the game goes on (other fields unset). */
 struct game_result {
@@ -51,6 +70,13 @@ struct game {
     size_t state_size;       /* <= GAME_MAX_STATE */
     size_t config_size;      /* <= GAME_MAX_CONFIG; 0 = no parameters */
     const char *params_help; /* "size=4..9" or "" : shown in `mep` */
+    /* An upper bound on the moves gen_moves returns for any position of
+     * any config (parsed or played): every move buffer is sized by it, and
+     * gen_moves(st, out, max_moves) never answers -1.  1..GAME_MAX_MOVES. */
+    int max_moves;
+    /* The referee adjudicates a draw after this many plies unless told
+     * otherwise (--maxplies); 0 = no limit (the rules end every game). */
+    int default_max_plies;
 
     /* --- configuration (newgame key=value ...) ----------------------- */
     /* Fill cfg with the defaults. */
@@ -110,13 +136,25 @@ struct game {
 /* Defaults for the optional members, usable by everyone. */
 int game_count_moves(const struct game *g, const void *st);
 
+/* A move buffer of g->max_moves entries (xmalloc; free it). */
+gmove *game_move_buf(const struct game *g);
+/* Every legal move into out (g->max_moves entries).  A game answering
+ * more than its max_moves broke its contract: an internal error (abort
+ * with a message), never read as "no legal move". */
+int game_gen_moves(const struct game *g, const void *st, gmove *out);
+
 /* Outcome word for two seats: "p1win" "p2win" "draw". */
 const char *game_outcome2(const struct game_result *r);
 
-/* Registry (core/registry.c): every game, NULL-terminated. */
-extern const struct game *const game_registry[];
-const struct game *game_find(const char *name);
-/* Check every registered game's table; returns 0 or writes why not. */
+/* Check a game's table (the registry's start-up check, engines/registry.h):
+ * members, sizes, max_moves, and for a hidden-information game the seed/seat
+ * keys; cheap, run at every start-up.  Returns 0 or -1 and writes why not. */
 int game_check(const struct game *g, char *err, size_t errlen);
+/* The deeper check (tests): `games` seeded random games from the start of
+ * cfg (NULL: the default config); at every position gen_moves stays within
+ * max_moves, count_moves agrees, the position string round-trips with the
+ * same hash, and every move token parses back to its move. */
+int game_check_play(const struct game *g, const void *cfg, int games, uint64_t seed,
+                    char *err, size_t errlen);
 
 #endif

@@ -57,8 +57,8 @@ static int run_protocol(const struct engine *e)
 /* ---- subcommands -------------------------------------------------------------- */
 struct cli {
     const struct engine *e;
-    unsigned char cfg[GAME_MAX_CONFIG];
-    unsigned char st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     const char *fen;
 };
 
@@ -79,11 +79,11 @@ static int cli_position(struct cli *c)
 {
     char err[GAME_ERR_LEN];
     if (c->fen) {
-        int rc = c->e->game->parse_pos(c->st, c->cfg, c->fen, err, sizeof err);
+        int rc = c->e->game->parse_pos(c->st.b, c->cfg.b, c->fen, err, sizeof err);
         if (rc)
             return cli_error("bad position: %s", err);
     } else
-        c->e->game->start(c->st, c->cfg);
+        c->e->game->start(c->st.b, c->cfg.b);
     return 0;
 }
 
@@ -93,7 +93,7 @@ static int cli_kv(struct cli *c, char *arg)
     if (!eq || eq == arg)
         return cli_error("unexpected argument '%s'", arg);
     *eq = '\0';
-    if (c->e->game->config_set(c->cfg, arg, eq + 1, err, sizeof err))
+    if (c->e->game->config_set(c->cfg.b, arg, eq + 1, err, sizeof err))
         return cli_error("%s", err);
     return 0;
 }
@@ -120,19 +120,12 @@ static int cmd_perft(struct cli *c, int argc, char **argv, int divide)
     if (cli_position(c))
         return 1;
     t0 = now_us();
-    n = divide ? perft_divide(c->e->game, c->st, (int)d, print_divide, NULL, NULL)
-               : perft(c->e->game, c->st, (int)d);
+    n = divide ? perft_divide(c->e->game, c->st.b, (int)d, print_divide, NULL, NULL)
+               : perft(c->e->game, c->st.b, (int)d);
     int64_t us = now_us() - t0;
     printf("perft %d %llu time %lld nps %llu\n", (int)d, (unsigned long long)n,
            (long long)(us / 1000), (unsigned long long)(us > 0 ? n * 1000000ULL / (uint64_t)us : 0));
     return 0;
-}
-
-static void info_stdout(void *ctx, const char *line)
-{
-    (void)ctx;
-    printf("info %s\n", line);
-    fflush(stdout);
 }
 
 static void *new_engine(const struct engine *e)
@@ -169,137 +162,153 @@ static int cmd_bench(struct cli *c, int argc, char **argv)
     return 0;
 }
 
+/* analyze runs the MEP session in-process (the same position replay,
+ * errors and guards as on stdin): its arguments become MEP lines, its
+ * output comes back through this callback. */
+struct analysis {
+    char error[1024]; /* the session's last `error` line */
+    char result[512]; /* its `result` line */
+    int bestmove;     /* a bestmove line came */
+};
+
+static void analyze_out(void *ctx, const char *line)
+{
+    struct analysis *a = ctx;
+    if (strcmp(line, "ok") == 0)
+        return;
+    if (str_prefix(line, "error ")) {
+        snprintf(a->error, sizeof a->error, "%s", line);
+        return;
+    }
+    if (str_prefix(line, "result ")) {
+        snprintf(a->result, sizeof a->result, "%s", line);
+        return;
+    }
+    if (str_prefix(line, "bestmove"))
+        a->bestmove = 1;
+    if (str_prefix(line, "info ") || str_prefix(line, "bestmove")) {
+        printf("%s\n", line);
+        fflush(stdout);
+    } else
+        fprintf(stderr, "%s: %s\n", progname, line);
+}
+
+/* One command to the session; on its error, say so (prefixed by what,
+ * or for a position by what was wrong in it) and return 1. */
+static int feed(struct mep *m, struct analysis *a, const char *what, const char *line)
+{
+    a->error[0] = '\0';
+    mep_input(m, line, strlen(line));
+    if (!a->error[0])
+        return 0;
+    if (!what)
+        what = str_prefix(a->error, "error illegal_move ") ? "bad move" : "bad position";
+    return cli_error("%s: %s", what, a->error);
+}
+
+/* Is argv[i] a move of --moves (not the next flag or a key=value)? */
+static int move_arg(int argc, char **argv, int i)
+{
+    return i < argc && strncmp(argv[i], "--", 2) != 0 && !strchr(argv[i], '=');
+}
+
+/* The session gets lines as long as the arguments make them, so its own
+ * length check answers; only beyond twice that the arguments are refused. */
+#define ANALYZE_BUF (2 * MEP_MAX_LINE)
+
 static int cmd_analyze(struct cli *c, int argc, char **argv)
 {
-    struct search_req req;
-    atomic_bool stop = false, pondering = false;
-    atomic_llong hit = 0;
-    unsigned char child[GAME_MAX_STATE];
-    const struct game *g = c->e->game;
-    uint64_t *hashes;
-    int nmoves = 0, any = 0, rc = 1;
-    char err[GAME_ERR_LEN], tok[256];
-    void *eng = new_engine(c->e);
-    struct game_result r;
-    gmove best, ponder = GAME_MOVE_NONE;
-    int64_t v;
+    struct analysis a;
+    struct mep *m = NULL;
+    char *line = xmalloc(ANALYZE_BUF), *params = xmalloc(ANALYZE_BUF);
+    char *moves = xmalloc(ANALYZE_BUF), *limits = xmalloc(ANALYZE_BUF);
+    size_t lp = 0, lm = 0, ll = 0, len = 0;
+    int rc = 1, over = 0;
 
-    memset(&req, 0, sizeof req);
-    limits_clear(&req.lim);
-    hashes = xmalloc((size_t)(argc + 1) * sizeof *hashes);
-    /* first pass: options and parameters, fen */
+    memset(&a, 0, sizeof a);
+    params[0] = moves[0] = limits[0] = '\0';
+    /* first pass: check the arguments' shape, collect parameters, moves,
+     * limits (the values are the session's to judge) */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             c->fen = argv[++i];
-        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
-            if (parse_i64(argv[++i], 1, 1000, &v)) {
-                cli_error("--depth takes 1..1000");
-                goto out;
-            }
-            req.lim.depth = (int)v;
-            any = 1;
-        } else if (strcmp(argv[i], "--movetime") == 0 && i + 1 < argc) {
-            if (parse_i64(argv[++i], 0, MEP_MAX_MS, &v)) {
-                cli_error("--movetime takes milliseconds 0..%lld", (long long)MEP_MAX_MS);
-                goto out;
-            }
-            req.lim.movetime = v;
-            any = 1;
-        } else if (strcmp(argv[i], "--nodes") == 0 && i + 1 < argc) {
-            uint64_t u;
-            if (parse_u64(argv[++i], &u) || !u) {
-                cli_error("--nodes takes a number >= 1");
-                goto out;
-            }
-            req.lim.nodes = u;
-            any = 1;
+        else if ((strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--movetime") == 0 ||
+                  strcmp(argv[i], "--nodes") == 0) && i + 1 < argc) {
+            over |= buf_printf(limits, ANALYZE_BUF, &ll, " %s %s", argv[i] + 2, argv[i + 1]);
+            i++;
         } else if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
-            char *eq = strchr(argv[++i], '=');
-            const struct opt_spec *o;
-            if (!eq) {
+            const char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i]) {
                 cli_error("--option takes Name=value");
                 goto out;
             }
-            *eq = '\0';
-            if (!(o = opt_find(c->e->options, argv[i]))) {
-                cli_error("no option '%s'", argv[i]);
-                goto out;
-            }
-            if (opt_set(o, eng, eq + 1, err, sizeof err) ||
-                (c->e->option_changed && c->e->option_changed(eng, o, err, sizeof err))) {
-                cli_error("%s", err);
-                goto out;
-            }
         } else if (strcmp(argv[i], "--moves") == 0) {
-            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 && !strchr(argv[i + 1], '='))
-                i++;
-        } else if (cli_kv(c, argv[i]))
+            while (move_arg(argc, argv, i + 1))
+                over |= buf_printf(moves, ANALYZE_BUF, &lm, " %s", argv[++i]);
+        } else if (strchr(argv[i], '=') && argv[i][0] != '=' && argv[i][0] != '-')
+            over |= buf_printf(params, ANALYZE_BUF, &lp, " %s", argv[i]);
+        else {
+            cli_error("unexpected argument '%s'", argv[i]);
             goto out;
-    }
-    if (cli_position(c))
-        goto out;
-    hashes[0] = g->hash(c->st);
-    /* second pass: moves */
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--moves") != 0)
-            continue;
-        while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 && !strchr(argv[i + 1], '=')) {
-            gmove mv;
-            i++;
-            g->result(c->st, hashes, nmoves, &r);
-            if (r.over) {
-                cli_error("move %s: the game is over (%s)", argv[i], r.reason);
-                goto out;
-            }
-            if (g->parse_move(c->st, argv[i], &mv, err, sizeof err)) {
-                cli_error("move %s: %s", argv[i], err);
-                goto out;
-            }
-            g->play(c->st, mv);
-            hashes[++nmoves] = g->hash(c->st);
         }
     }
-    g->result(c->st, hashes, nmoves, &r);
-    if (r.over) { /* nothing to search: the result, as MEP's `result` prints it */
-        printf("result %s", r.nseats == 2 ? game_outcome2(&r) : "ranks");
-        for (int i = 0; r.nseats != 2 && i < r.nseats; i++)
-            printf(" %d", r.rank[i]);
-        printf(" reason %s scores", r.reason ? r.reason : "unknown");
-        for (int i = 0; i < r.nseats; i++)
-            printf(" %g", r.score[i]);
-        printf("\n");
+    if (over) {
+        cli_error("arguments too long");
+        goto out;
+    }
+    m = mep_new_cb(c->e, analyze_out, &a);
+    /* options first (in order), then the parameters, the position, its
+     * result, the search */
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
+            const char *o = argv[++i], *eq = strchr(o, '=');
+            len = 0;
+            if (buf_printf(line, ANALYZE_BUF, &len, "setoption name %.*s value %s",
+                           (int)(eq - o), o, eq + 1)) {
+                cli_error("arguments too long");
+                goto out;
+            }
+            if (feed(m, &a, "bad option", line))
+                goto out;
+        } else if (strcmp(argv[i], "--fen") == 0 || strcmp(argv[i], "--depth") == 0 ||
+                   strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--nodes") == 0)
+            i++;
+    len = 0;
+    buf_printf(line, ANALYZE_BUF, &len, "newgame%s", params);
+    if (feed(m, &a, "bad parameter", line))
+        goto out;
+    len = 0;
+    if (c->fen)
+        over = buf_printf(line, ANALYZE_BUF, &len, "position fen %s%s%s", c->fen,
+                          lm ? " moves" : "", moves);
+    else
+        over = buf_printf(line, ANALYZE_BUF, &len, "position start%s%s", lm ? " moves" : "",
+                          moves);
+    if (over) {
+        cli_error("arguments too long");
+        goto out;
+    }
+    if (feed(m, &a, NULL, line) || feed(m, &a, "result", "result"))
+        goto out;
+    if (a.result[0] && strcmp(a.result, "result none") != 0) {
+        /* nothing to search: the result, as MEP's `result` prints it */
+        printf("%s\n", a.result);
         rc = 0;
         goto out;
     }
-    if (!any)
-        req.lim.depth = 8;
-    req.game = g;
-    req.pos = c->st;
-    req.hist = hashes;
-    req.nhist = nmoves;
-    req.start_us = now_us();
-    req.stop = &stop;
-    req.pondering = &pondering;
-    req.ponderhit_us = &hit;
-    req.info = info_stdout;
-    best = c->e->go(eng, &req, &ponder);
-    if (best == GAME_MOVE_NONE) {
-        cli_error("the engine found no move");
+    len = 0;
+    buf_printf(line, ANALYZE_BUF, &len, "go%s", ll ? limits : " depth 8");
+    if (feed(m, &a, "cannot search", line))
         goto out;
-    }
-    g->format_move(c->st, best, tok, sizeof tok);
-    printf("bestmove %s", tok);
-    if (ponder != GAME_MOVE_NONE) {
-        memcpy(child, c->st, g->state_size);
-        g->play(child, best);
-        g->format_move(child, ponder, tok, sizeof tok);
-        printf(" ponder %s", tok);
-    }
-    printf("\n");
-    rc = 0;
+    mep_wait(m); /* the search has limits: it ends, with its bestmove */
+    rc = a.bestmove ? 0 : cli_error("the engine gave no bestmove");
 out:
-    free(hashes);
-    free_engine(c->e, eng);
+    if (m)
+        mep_free(m);
+    free(line);
+    free(params);
+    free(moves);
+    free(limits);
     return rc;
 }
 
@@ -307,7 +316,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
 {
     struct cli c;
     char err[GAME_ERR_LEN];
-    if (game_check(e->game, err, sizeof err))
+    if (engine_check(e, err, sizeof err))
         die("%s", err);
     setvbuf(stdout, NULL, _IOLBF, 0);
     snprintf(progname, sizeof progname, "medan-%s", e->game->name);
@@ -315,7 +324,7 @@ int mep_main(const struct engine *e, int argc, char **argv)
         return run_protocol(e);
     memset(&c, 0, sizeof c);
     c.e = e;
-    e->game->config_default(c.cfg);
+    e->game->config_default(c.cfg.b);
     if (strcmp(argv[1], "perft") == 0)
         return cmd_perft(&c, argc, argv, 0);
     if (strcmp(argv[1], "divide") == 0)

@@ -27,7 +27,6 @@
 #include "options.h"
 
 #define PROMPT "mep> "
-#define MAX_CAND (1 << 17)
 
 static struct {
     struct mep *m;
@@ -115,8 +114,8 @@ static void cand_moves(const struct game *g, const void *st, const uint64_t *his
     g->result(st, hist, nhist, &r);
     if (r.over)
         return;
-    mv = xmalloc(MAX_CAND * sizeof *mv);
-    n = g->gen_moves(st, mv, MAX_CAND);
+    mv = game_move_buf(g);
+    n = game_gen_moves(g, st, mv);
     for (int i = 0; i < n; i++) {
         char t[256];
         g->format_move(st, mv[i], t, sizeof t);
@@ -129,24 +128,24 @@ static void cand_moves(const struct game *g, const void *st, const uint64_t *his
 static void cand_position_moves(char **tok, int ntok)
 {
     const struct game *g = C.e->game;
-    unsigned char st[GAME_MAX_STATE];
+    game_state_buf st;
     uint64_t *hist = xmalloc((size_t)(ntok + 1) * sizeof *hist);
     char err[GAME_ERR_LEN];
     int nh = 0;
-    g->start(st, mep_config(C.m));
-    hist[nh] = g->hash(st);
+    g->start(st.b, mep_config(C.m));
+    hist[nh] = g->hash(st.b);
     for (int i = 3; i < ntok; i++) {
         struct game_result r;
         gmove m;
-        g->result(st, hist, nh, &r);
-        if (r.over || g->parse_move(st, tok[i], &m, err, sizeof err)) {
+        g->result(st.b, hist, nh, &r);
+        if (r.over || g->parse_move(st.b, tok[i], &m, err, sizeof err)) {
             free(hist);
             return;
         }
-        g->play(st, m);
-        hist[++nh] = g->hash(st);
+        g->play(st.b, m);
+        hist[++nh] = g->hash(st.b);
     }
-    cand_moves(g, st, hist, nh);
+    cand_moves(g, st.b, hist, nh);
     free(hist);
 }
 

@@ -1,7 +1,9 @@
 /* engine.h - what an engine plugs into the MEP protocol library.
  *
  * An engine is a game (rules, core/game.h) plus a player: a `struct engine`
- * of function pointers, Pachi style.  The protocol library (mep.c) owns
+ * of function pointers, Pachi style.  What `go` hands the player (limits,
+ * stop flags, the info callback) is search/request.h: the search code
+ * below the protocol uses it too.  The protocol library (mep.c) owns
  * stdin/stdout, the position, the option values and the threads; the engine
  * only thinks.  Optional members may be NULL.
  */
@@ -13,6 +15,7 @@
 #include <stdint.h>
 
 #include "../core/game.h"
+#include "../search/request.h"
 
 /* ---- typed options (UCI style) ------------------------------------------ */
 enum opt_type { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_BUTTON };
@@ -31,58 +34,6 @@ struct opt_spec {
     size_t offset;    /* where the value lives in the engine object */
     const char *help; /* one line */
 };
-
-/* ---- search requests ------------------------------------------------------ */
-/* Time values (p<i>time, p<i>inc, movetime) are accepted from 0 to
- * MEP_MAX_MS ms (about 31 years): in microseconds, times three, they stay
- * far from INT64_MAX. */
-#define MEP_MAX_MS 1000000000000LL
-/* MoveOverhead, the ms kept in hand per move (the library's option). */
-#define MEP_DEFAULT_MOVE_OVERHEAD_MS 50
-#define MEP_MAX_MOVE_OVERHEAD_MS 10000
-
-struct limits {
-    int64_t time[GAME_MAX_SEATS + 1]; /* p<i>time ms, -1 = not given */
-    int64_t inc[GAME_MAX_SEATS + 1];  /* p<i>inc ms, 0 default */
-    int movestogo;                    /* 0 = not given */
-    int64_t movetime;                 /* ms, -1 = not given */
-    int depth;                        /* 0 = not given */
-    uint64_t nodes;                   /* 0 = not given */
-    int multipv;                      /* 1 default */
-    bool infinite;                    /* also set when no limit given */
-    bool ponder;
-    int64_t overhead_ms;              /* MoveOverhead: kept in hand per move */
-};
-
-void limits_clear(struct limits *l);
-
-struct search_req;
-typedef void (*info_fn)(void *ctx, const char *line);
-
-/* What `go` hands the engine.  The engine returns when it is done or when
- * *stop becomes true (it must look at least every ~5 ms). */
-struct search_req {
-    const struct game *game;
-    const void *pos;           /* position to search */
-    const uint64_t *hist;      /* hashes of the earlier positions, oldest first */
-    int nhist;
-    struct limits lim;
-    int64_t start_us;          /* when `go` arrived (now_us clock) */
-    atomic_bool *stop;         /* stop/quit: return now */
-    atomic_bool *pondering;    /* true while pondering; ponderhit clears it */
-    atomic_llong *ponderhit_us;/* when ponderhit arrived (0 = not yet) */
-    info_fn info;              /* prints one `info ...` line; NULL = silent */
-    void *info_ctx;
-};
-
-/* Emit an info line (printf style, without the leading "info "). */
-void search_info(const struct search_req *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* True when the search must end now (stop flag). */
-static inline bool search_stopped(const struct search_req *r)
-{
-    return atomic_load_explicit(r->stop, memory_order_relaxed);
-}
 
 struct engine {
     const struct game *game;
@@ -110,6 +61,21 @@ struct engine {
     uint64_t (*bench)(void *eng, int depth, int64_t *ms, info_fn info,
                       void *ctx);
 };
+
+/* ---- the contract of every engine (checked by engine_check) -------------- */
+/* Options every engine offers, so that tests and the referee can drive any
+ * engine alike: a Seed spin from 0 that seeds all the engine's random
+ * choices, and a Strategy combo with a uniformly random legal move. */
+#define ENGINE_OPT_SEED "Seed"
+#define ENGINE_OPT_STRATEGY "Strategy"
+#define ENGINE_STRATEGY_RANDOM "random"
+
+/* Check an engine's table: its game (game_check), the members MEP calls,
+ * every option spec (name, type, range, default, where its value lives)
+ * and the required options above.  Run at the start of every engine
+ * program (mep_main) and over the registry by the unit tests.  Returns 0,
+ * or -1 and writes why not. */
+int engine_check(const struct engine *e, char *err, size_t errlen);
 
 /* Option helpers for engine code. */
 static inline int64_t *opt_int(void *eng, const struct opt_spec *o)

@@ -20,7 +20,6 @@
 #include "options.h"
 
 #define MAX_TOKENS 4096
-#define MAX_LEGAL (1 << 17) /* Palagan N = 9 turns reach ~80 000 tokens */
 #define POS_BUF 16384
 
 enum job { JOB_NONE, JOB_GO, JOB_PERFT, JOB_DIVIDE };
@@ -43,9 +42,11 @@ struct mep {
     void *eng;
     struct mep_opts lib;       /* values of lib_options */
     FILE *out;
+    mep_out_fn out_fn;         /* instead of out, when set */
+    void *out_ctx;
     pthread_mutex_t out_lock;
 
-    unsigned char cfg[GAME_MAX_CONFIG];
+    game_config_buf cfg;
     /* The game so far: states[0] is the base position, states[i] the
      * position after i moves; hashes likewise. */
     unsigned char *states;
@@ -65,24 +66,45 @@ struct mep {
     enum job job;
     int job_depth;
     struct search_req req;
-    unsigned char job_pos[GAME_MAX_STATE];
+    game_state_buf job_pos;
     gmove *legal;              /* scratch for legal move lists */
 };
 
 /* ---- output --------------------------------------------------------------- */
+/* One whole line, line[n-1] being its newline, to the output; called with
+ * out_lock held. */
+static void put_locked(struct mep *m, char *line, size_t n)
+{
+    if (m->out_fn) {
+        line[n - 1] = '\0';
+        m->out_fn(m->out_ctx, line);
+        line[n - 1] = '\n';
+        return;
+    }
+    fwrite(line, 1, n, m->out);
+    fflush(m->out);
+}
+
+/* Format a line and its newline into line (cap bytes, cut to fit); its
+ * length. */
+static size_t format_line(char *line, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(line, cap - 1, fmt, ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n > cap - 2)
+        n = (int)cap - 2;
+    line[n++] = '\n';
+    line[n] = '\0';
+    return (size_t)n;
+}
+
 static void vsend(struct mep *m, const char *fmt, va_list ap)
 {
     char line[MEP_MAX_LINE + 256]; /* an echo of a whole input line fits */
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    line[n] = '\0';
+    size_t n = format_line(line, sizeof line, fmt, ap);
     pthread_mutex_lock(&m->out_lock);
-    fputs(line, m->out);
-    fflush(m->out);
+    put_locked(m, line, n);
     pthread_mutex_unlock(&m->out_lock);
 }
 
@@ -127,29 +149,7 @@ static int ok(struct mep *m)
     return 0;
 }
 
-void search_info(const struct search_req *r, const char *fmt, ...)
-{
-    char line[4096];
-    va_list ap;
-    if (!r->info)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    r->info(r->info_ctx, line);
-}
-
 static void info_to_out(void *ctx, const char *line) { send(ctx, "info %s", line); }
-
-void limits_clear(struct limits *l)
-{
-    memset(l, 0, sizeof *l);
-    for (int i = 0; i <= GAME_MAX_SEATS; i++)
-        l->time[i] = -1;
-    l->movetime = -1;
-    l->multipv = 1;
-    l->overhead_ms = MEP_DEFAULT_MOVE_OVERHEAD_MS;
-}
 
 /* ---- the game record --------------------------------------------------------- */
 static void *state_at(struct mep *m, int i) { return m->states + (size_t)i * m->g->state_size; }
@@ -203,23 +203,31 @@ static int push_move(struct mep *m, const char *tok, char *err, size_t en)
 /* ---- session ------------------------------------------------------------------ */
 struct mep *mep_new(const struct engine *e, FILE *out)
 {
+    struct mep *m = mep_new_cb(e, NULL, NULL);
+    m->out = out;
+    return m;
+}
+
+struct mep *mep_new_cb(const struct engine *e, mep_out_fn fn, void *ctx)
+{
     struct mep *m = xcalloc(1, sizeof *m);
-    unsigned char st[GAME_MAX_STATE];
+    game_state_buf st;
     m->e = e;
     m->g = e->game;
-    m->out = out;
+    m->out_fn = fn;
+    m->out_ctx = ctx;
     pthread_mutex_init(&m->out_lock, NULL);
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
-    m->legal = xmalloc(MAX_LEGAL * sizeof *m->legal);
+    m->legal = game_move_buf(e->game);
     m->eng = xcalloc(1, e->size ? e->size : 1);
     opt_defaults(e->options, m->eng);
     opt_defaults(lib_options, &m->lib);
     if (e->init)
         e->init(m->eng);
-    m->g->config_default(m->cfg);
-    m->g->start(st, m->cfg);
-    set_base(m, st);
+    m->g->config_default(m->cfg.b);
+    m->g->start(st.b, m->cfg.b);
+    set_base(m, st.b);
     return m;
 }
 
@@ -290,21 +298,23 @@ static void divide_line(void *ctx, const char *mv, uint64_t count)
 
 static int legal_contains(struct mep *m, const void *pos, gmove mv)
 {
-    int n = m->g->gen_moves(pos, m->legal, MAX_LEGAL);
+    int n = game_gen_moves(m->g, pos, m->legal);
     for (int i = 0; i < n; i++)
         if (m->legal[i] == mv)
             return 1;
     return 0;
 }
 
+static void finish_line(struct mep *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void finish_go(struct mep *m, gmove best, gmove ponder)
 {
     char b[256], p[256];
-    unsigned char child[GAME_MAX_STATE];
-    const void *pos = m->job_pos;
+    game_state_buf child;
+    const void *pos = m->job_pos.b;
     /* Never send an illegal move, whatever the engine did. */
     if (best == GAME_MOVE_NONE || !legal_contains(m, pos, best)) {
-        int n = m->g->gen_moves(pos, m->legal, MAX_LEGAL);
+        int n = game_gen_moves(m->g, pos, m->legal);
         fprintf(stderr, "medan: engine gave no legal move; playing the first\n");
         best = n > 0 ? m->legal[0] : GAME_MOVE_NONE;
     }
@@ -314,35 +324,31 @@ static void finish_go(struct mep *m, gmove best, gmove ponder)
         m->g->format_move(pos, best, b, sizeof b);
     p[0] = '\0';
     if (ponder != GAME_MOVE_NONE && best != GAME_MOVE_NONE) {
-        memcpy(child, pos, m->g->state_size);
-        m->g->play(child, best);
-        if (legal_contains(m, child, ponder)) {
+        memcpy(child.b, pos, m->g->state_size);
+        m->g->play(child.b, best);
+        if (legal_contains(m, child.b, ponder)) {
             size_t len = 0;
             char t[256];
-            m->g->format_move(child, ponder, t, sizeof t);
+            m->g->format_move(child.b, ponder, t, sizeof t);
             buf_printf(p, sizeof p, &len, " ponder %s", t);
         }
     }
     /* busy goes false together with the final line, under the output lock,
      * so a controller that reads bestmove may send its next command at once. */
-    pthread_mutex_lock(&m->out_lock);
-    atomic_store(&m->busy, false);
-    fprintf(m->out, "bestmove %s%s\n", b, p);
-    fflush(m->out);
-    pthread_mutex_unlock(&m->out_lock);
+    finish_line(m, "bestmove %s%s", b, p);
 }
 
-static void finish_line(struct mep *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void finish_line(struct mep *m, const char *fmt, ...)
 {
+    char line[1024];
+    size_t n;
     va_list ap;
+    va_start(ap, fmt);
+    n = format_line(line, sizeof line, fmt, ap);
+    va_end(ap);
     pthread_mutex_lock(&m->out_lock);
     atomic_store(&m->busy, false);
-    va_start(ap, fmt);
-    vfprintf(m->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', m->out);
-    fflush(m->out);
+    put_locked(m, line, n);
     pthread_mutex_unlock(&m->out_lock);
 }
 
@@ -363,9 +369,9 @@ static void *worker(void *arg)
         int64_t t0 = now_us();
         uint64_t n;
         if (m->job == JOB_PERFT)
-            n = perft_stoppable(m->g, m->job_pos, m->job_depth, &m->stop);
+            n = perft_stoppable(m->g, m->job_pos.b, m->job_depth, &m->stop);
         else
-            n = perft_divide(m->g, m->job_pos, m->job_depth, divide_line, m, &m->stop);
+            n = perft_divide(m->g, m->job_pos.b, m->job_depth, divide_line, m, &m->stop);
         int64_t us = now_us() - t0;
         if (atomic_load(&m->stop)) {
             send(m, "log perft interrupted by stop");
@@ -384,7 +390,7 @@ static void start_job(struct mep *m, enum job job)
 {
     join_worker(m);
     m->job = job;
-    memcpy(m->job_pos, cur(m), m->g->state_size);
+    memcpy(m->job_pos.b, cur(m), m->g->state_size);
     atomic_store(&m->stop, false);
     atomic_store(&m->busy, true);
     if (pthread_create(&m->thread, NULL, worker, m))
@@ -490,28 +496,29 @@ static int c_setoption(struct mep *m, int argc, char **argv)
 
 static int c_newgame(struct mep *m, int argc, char **argv)
 {
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     char err[GAME_ERR_LEN];
-    m->g->config_default(cfg);
+    m->g->config_default(cfg.b);
     for (int i = 1; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         int rc;
         if (!eq || eq == argv[i])
             return fail(m, "syntax", "expected key=value, got '%s'", argv[i]);
         *eq = '\0';
-        rc = m->g->config_set(cfg, argv[i], eq + 1, err, sizeof err);
+        rc = m->g->config_set(cfg.b, argv[i], eq + 1, err, sizeof err);
         *eq = '=';
         if (rc)
             return fail(m, err_word(rc), "%s", err);
     }
     if (m->g->config_check) {
-        int rc = m->g->config_check(cfg, err, sizeof err);
+        int rc = m->g->config_check(cfg.b, err, sizeof err);
         if (rc)
             return fail(m, err_word(rc), "%s", err);
     }
-    memcpy(m->cfg, cfg, sizeof cfg);
-    m->g->start(st, m->cfg);
-    set_base(m, st);
+    m->cfg = cfg;
+    m->g->start(st.b, m->cfg.b);
+    set_base(m, st.b);
     if (m->e->newgame)
         m->e->newgame(m->eng);
     return ok(m);
@@ -521,7 +528,7 @@ static int c_newgame(struct mep *m, int argc, char **argv)
  * the record to `keep` moves on base `saved`. */
 static int c_position(struct mep *m, int argc, char **argv)
 {
-    unsigned char st[GAME_MAX_STATE];
+    game_state_buf st;
     char err[GAME_ERR_LEN], fen[MEP_MAX_LINE];
     int i = 2, rc;
     /* keep the old record to restore on error */
@@ -534,7 +541,7 @@ static int c_position(struct mep *m, int argc, char **argv)
     if (argc < 2)
         return fail(m, "syntax", "usage: position start|fen <S> [moves m...]");
     if (strcmp(argv[1], "start") == 0 || strcmp(argv[1], "startpos") == 0) { /* UCI's word too */
-        m->g->start(st, m->cfg);
+        m->g->start(st.b, m->cfg.b);
     } else if (strcmp(argv[1], "fen") == 0) {
         size_t len = 0;
         fen[0] = '\0';
@@ -542,7 +549,7 @@ static int c_position(struct mep *m, int argc, char **argv)
             buf_printf(fen, sizeof fen, &len, "%s%s", len ? " " : "", argv[i]);
         if (!len)
             return fail(m, "syntax", "position fen needs a position string");
-        if ((rc = m->g->parse_pos(st, m->cfg, fen, err, sizeof err)))
+        if ((rc = m->g->parse_pos(st.b, m->cfg.b, fen, err, sizeof err)))
             return fail(m, rc == GAME_ESYNTAX ? "syntax" : "illegal_position", "%s", err);
     } else
         return fail(m, "syntax", "usage: position start|fen <S> [moves m...]");
@@ -558,7 +565,7 @@ static int c_position(struct mep *m, int argc, char **argv)
     memcpy(old_hashes, m->hashes, (size_t)(old_n + 1) * sizeof *old_hashes);
     memcpy(old_moves, m->moves, (size_t)old_n * sizeof *old_moves);
 
-    set_base(m, st);
+    set_base(m, st.b);
     rc = 0;
     for (int k = 1; i < argc; i++, k++) {
         if ((rc = push_move(m, argv[i], err, sizeof err))) {
@@ -610,9 +617,7 @@ static int c_legalmoves(struct mep *m, int argc, char **argv)
     if (argc != 1)
         return fail(m, "syntax", "legalmoves takes no argument");
     result_now(m, &r);
-    n = r.over ? 0 : m->g->gen_moves(cur(m), m->legal, MAX_LEGAL);
-    if (n < 0)
-        return fail(m, "not_supported", "more than %d legal moves", MAX_LEGAL);
+    n = r.over ? 0 : game_gen_moves(m->g, cur(m), m->legal);
     line = xmalloc(cap);
     buf_printf(line, cap, &len, "moves");
     for (int i = 0; i < n; i++) {
@@ -635,7 +640,7 @@ static int c_fen(struct mep *m, int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "view") == 0) {
         /* fen view <k>: seat k's view of the full state held (hidden-information
          * games); the position itself does not change */
-        unsigned char v[GAME_MAX_STATE];
+        game_state_buf v;
         int64_t k;
         int n = m->g->nseats(cur(m));
         if (!m->g->view)
@@ -644,9 +649,9 @@ static int c_fen(struct mep *m, int argc, char **argv)
             return fail(m, "bad_value", "fen view takes a seat from 1 to %d", n);
         if (m->g->is_view && m->g->is_view(cur(m)))
             return fail(m, "not_supported", "the position is a view: only a full state has views");
-        if (m->g->view(cur(m), (int)k, v))
+        if (m->g->view(cur(m), (int)k, v.b))
             return fail(m, "bad_value", "no view of seat %lld", (long long)k);
-        m->g->format_pos(v, buf, sizeof buf);
+        m->g->format_pos(v.b, buf, sizeof buf);
         send(m, "fen %s", buf);
         return ok(m);
     }
@@ -808,14 +813,14 @@ static int c_go(struct mep *m, int argc, char **argv)
     result_now(m, &r);
     if (r.over)
         return fail(m, "game_over", "the game is over (%s)", r.reason);
-    n = m->g->gen_moves(cur(m), m->legal, MAX_LEGAL);
+    n = game_gen_moves(m->g, cur(m), m->legal);
     if (n == 0)
         return fail(m, "not_supported", "no decision to take in this position");
     if (l.multipv > 1 && !m->e->multipv)
         return fail(m, "not_supported", "go: multipv: this engine reports one line");
     memset(&m->req, 0, sizeof m->req);
     m->req.game = m->g;
-    m->req.pos = m->job_pos;
+    m->req.pos = m->job_pos.b;
     m->req.hist = m->hashes;
     m->req.nhist = m->nmoves;
     m->req.lim = l;
@@ -930,7 +935,7 @@ static const char *did_you_mean(const char *w)
 
 int mep_busy(struct mep *m) { return atomic_load(&m->busy); }
 const void *mep_position(struct mep *m) { return cur(m); }
-const void *mep_config(struct mep *m) { return m->cfg; }
+const void *mep_config(struct mep *m) { return m->cfg.b; }
 const struct engine *mep_engine(struct mep *m) { return m->e; }
 
 const char *mep_command_name(int i)

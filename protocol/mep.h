@@ -19,9 +19,14 @@
  * script subcommands (perft, divide, bench, analyze).  Returns exit status. */
 int mep_main(const struct engine *e, int argc, char **argv);
 
-/* A session, for tests that drive the protocol in-process. */
+/* A session, for tests and subcommands that drive the protocol in-process. */
 struct mep;
 struct mep *mep_new(const struct engine *e, FILE *out);
+/* The same with every output line (without its newline) handed to fn
+ * instead, one call per line, never two at once (from the caller's thread
+ * or the search thread). */
+typedef void (*mep_out_fn)(void *ctx, const char *line);
+struct mep *mep_new_cb(const struct engine *e, mep_out_fn fn, void *ctx);
 void mep_free(struct mep *m);
 /* Handle one input line (a C string; a trailing LF or CR LF is dropped).
  * Returns 0, or 1 after `quit`. */

@@ -96,10 +96,10 @@ static void pos_cmd(const struct ref_match *m, const void *st, const char *moves
                     char *out, size_t n)
 {
     if (m->g->view) {
-        unsigned char v[GAME_MAX_STATE];
+        game_state_buf v;
         char fen[CTL_LINE_MAX];
-        m->g->view(st, m->g->to_move(st), v);
-        m->g->format_pos(v, fen, sizeof fen);
+        m->g->view(st, m->g->to_move(st), v.b);
+        m->g->format_pos(v.b, fen, sizeof fen);
         size_t len = 0;
         buf_printf(out, n, &len, "position fen %s", fen);
     } else {
@@ -114,20 +114,22 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     const struct game *g = m->g;
     struct ctl_client *c = xcalloc(1, sizeof *c);
     struct chk k = {m, c, 0, 0, 0, strict_latency, strict_latency ? 3000 : 10000};
-    unsigned char st[GAME_MAX_STATE], cfg[GAME_MAX_CONFIG];
+    game_state_buf st_buf;
+    game_config_buf cfg = m->cfg;
+    void *st = st_buf.b;
     char err[512], before[CTL_LINE_MAX], np[300];
     int64_t t0, dt;
     int r, ok, st_ms;
     gmove mv;
 
     st_ms = m->tc[0].movetime_ms > 0 ? (int)m->tc[0].movetime_ms : 100;
-    memcpy(cfg, m->cfg, sizeof cfg);
     if (m->hidden) {
-        g->config_set(cfg, "seed", "12345", err, sizeof err);
-        snprintf(np, sizeof np, "newgame%s%s seat=1", *m->params ? " " : "", m->params);
+        g->config_set(cfg.b, GAME_KEY_SEED, "12345", err, sizeof err);
+        snprintf(np, sizeof np, "newgame%s%s " GAME_KEY_SEAT "=1", *m->params ? " " : "",
+                 m->params);
     } else
         snprintf(np, sizeof np, "newgame%s%s", *m->params ? " " : "", m->params);
-    g->start(st, cfg);
+    g->start(st, cfg.b);
     printf("medan-referee check: %s (%s) with %s\n\n", m->eng[0].cmd, g->name,
            m->eng[0].name);
 
@@ -238,19 +240,19 @@ int ref_check_main(struct ref_match *m, int strict_latency)
 
     /* a short game: every bestmove legal */
     {
-        unsigned char s2[GAME_MAX_STATE];
+        game_state_buf s2;
         uint64_t hist[400];
         int plies = 0, good = 1;
         size_t len = 0;
-        memcpy(s2, st, sizeof s2);
+        memcpy(s2.b, st, g->state_size);
         moves[0] = '\0';
         for (; plies < 40; plies++) {
             struct game_result res;
             char tok[128];
-            g->result(s2, hist, plies, &res);
+            g->result(s2.b, hist, plies, &res);
             if (res.over)
                 break;
-            pos_cmd(m, s2, moves, cmd, sizeof cmd);
+            pos_cmd(m, s2.b, moves, cmd, sizeof cmd);
             if (!ask(&k, cmd, "ok error", k.slack_ms, line, sizeof line) ||
                 strcmp(line, "ok") != 0) {
                 good = 0;
@@ -258,14 +260,14 @@ int ref_check_main(struct ref_match *m, int strict_latency)
             }
             if (!ask(&k, "go movetime 20", "bestmove error", k.slack_ms + 2000, line,
                      sizeof line) ||
-                !legal(g, s2, line, &mv)) {
+                !legal(g, s2.b, line, &mv)) {
                 good = 0;
                 break;
             }
-            g->format_move(s2, mv, tok, sizeof tok);
+            g->format_move(s2.b, mv, tok, sizeof tok);
             buf_printf(moves, sizeof moves, &len, " %s", tok);
-            hist[plies] = g->hash(s2);
-            g->play(s2, mv);
+            hist[plies] = g->hash(s2.b);
+            g->play(s2.b, mv);
         }
         report(&k, good, "a game of go movetime 20: legal", "%d plies%s%s", plies,
                good ? "" : ", then: ", good ? "" : line);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "engines/registry.h"
 #include "tournament.h"
 
 struct keylist {
@@ -113,10 +115,14 @@ static int unknown_flag(const char *a)
     return -1;
 }
 
-static int bad(const char *fmt, const char *a, const char *b)
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "medan-referee: ");
-    fprintf(stderr, fmt, a, b);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\n(medan-referee --help for usage)\n");
     return -1;
 }
@@ -130,7 +136,7 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
     m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
     m->owned[m->nowned++] = kv;
     if (!eq)
-        return bad("engine key without '=': %s%s", kv, "");
+        return bad("engine key without '=': %s", kv);
     *eq = '\0';
     v = eq + 1;
     if (strcmp(k, "name") == 0)
@@ -159,23 +165,23 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
                strcmp(k, "timemargin") == 0) {
         if (ref_tc_set(&m->tc[e], k, v) < 0) {
             *eq = '=';
-            return bad("bad time control %s%s", kv, "");
+            return bad("bad time control %s", kv);
         }
     } else if (strcmp(k, "restart") == 0) {
         if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
             *eq = '=';
-            return bad("restart=on or restart=off, not %s%s", kv, "");
+            return bad("restart=on or restart=off, not %s", kv);
         }
         m->restart[e] = strcmp(v, "on") == 0;
     } else if (strcmp(k, "proto") == 0) {
         if (strcmp(v, "mep") != 0) {
             *eq = '=';
             return bad("%s: medan-referee speaks MEP only (proto=mep; an OpenTafl "
-                       "engine runs through medan-otbridge)%s", kv, "");
+                       "engine runs through medan-otbridge)", kv);
         }
     } else {
         *eq = '=';
-        return bad("unknown engine key %s%s", kv, "");
+        return bad("unknown engine key %s", kv);
     }
     return 0;
 }
@@ -185,9 +191,9 @@ static int parse_sprt(struct ref_match *m, struct keylist *kl)
     ref_sprt_default(&m->sprt);
     for (int i = 0; i < kl->n; i++)
         if (ref_sprt_set(&m->sprt, kl->kv[i]) < 0)
-            return bad("bad --sprt setting %s%s", kl->kv[i], "");
+            return bad("bad --sprt setting %s", kl->kv[i]);
     if (!ref_sprt_valid(&m->sprt))
-        return bad("--sprt needs 0 < alpha, beta < 0.5 and elo0 < elo1%s%s", "", "");
+        return bad("--sprt needs 0 < alpha, beta < 0.5 and elo0 < elo1");
     m->sprt_on = 1;
     return 0;
 }
@@ -300,7 +306,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         struct keylist *dst = NULL;
         if (strcmp(a, "--game") == 0) {
             if (i + 1 >= argc)
-                FAIL(bad("--game needs a name%s%s", "", ""));
+                FAIL(bad("--game needs a name"));
             gname = argv[++i];
             dst = &gparams;
         } else if (strcmp(a, "--engine") == 0) {
@@ -328,7 +334,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         } else if (strcmp(a, "--seed") == 0) {
             uint64_t u;
             if (i + 1 >= argc || parse_u64(argv[++i], &u) < 0)
-                FAIL(bad("--seed needs a number%s%s", "", ""));
+                FAIL(bad("--seed needs a number"));
             m->seed = u & ((1ULL << 53) - 1);
             m->seed_given = 1;
         } else if (strcmp(a, "--maxplies") == 0) {
@@ -352,14 +358,14 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 m->logdir = NULL;
         } else if (strcmp(a, "--key-file") == 0) {
             if (i + 1 >= argc)
-                FAIL(bad("--key-file needs a file%s%s", "", ""));
+                FAIL(bad("--key-file needs a file"));
             keyfile = argv[++i];
         } else if (strcmp(a, "--key-from-seed") == 0)
             key_from_seed = 1;
         else if (strcmp(a, "--log-limit") == 0) {
             if (i + 1 >= argc || parse_size(argv[++i], &m->log_limit) < 0)
                 FAIL(bad("--log-limit needs a size in bytes (suffix k, M or "
-                         "G; 0 = no limit)%s%s", "", ""));
+                         "G; 0 = no limit)"));
         } else if (strcmp(a, "--resume") == 0)
             resume = 1;
         else if (strcmp(a, "--recover") == 0)
@@ -385,7 +391,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             char c;
             if (i + 1 >= argc || sscanf(argv[++i], "%d/%d%c", &si, &sn, &c) != 2 ||
                 sn < 1 || si < 1 || si > sn)
-                FAIL(bad("--shard needs i/n with 1 <= i <= n%s%s", "", ""));
+                FAIL(bad("--shard needs i/n with 1 <= i <= n"));
             m->shard_i = si;
             m->shard_n = sn;
         } else if (strcmp(a, "--draw") == 0) {
@@ -402,7 +408,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             if (i + 1 >= argc || strlen(argv[i + 1]) >= 128 ||
                 strpbrk(argv[i + 1], "\"\\\n"))
                 FAIL(bad("%s needs a text of at most 127 characters without "
-                         "quotes or backslashes%s", a, ""));
+                         "quotes or backslashes", a));
             *(a[2] == 'e' ? &m->event : &m->site) = argv[++i];
         } else
             FAIL(unknown_flag(argv[i]));
@@ -411,7 +417,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 kl_add(dst, argv[++i]);
     }
     if (!gname)
-        FAIL(bad("--game is required%s%s", "", ""));
+        FAIL(bad("--game is required"));
     if (!(m->g = game_find(gname))) {
         fprintf(stderr, "medan-referee: unknown game %s; known:", gname);
         for (int i = 0; game_registry[i]; i++)
@@ -419,15 +425,17 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         fputc('\n', stderr);
         FAIL(-1);
     }
-    m->g->config_default(m->cfg);
+    if (game_check(m->g, err, sizeof err)) /* the table a match relies on */
+        FAIL(bad("%s", err));
+    m->g->config_default(m->cfg.b);
     m->params[0] = '\0';
     for (int i = 0; i < gparams.n; i++) {
         char *eq = strchr(gparams.kv[i], '=');
         int crc;
         if (!eq)
-            FAIL(bad("game parameter without '=': %s%s", gparams.kv[i], ""));
+            FAIL(bad("game parameter without '=': %s", gparams.kv[i]));
         *eq = '\0';
-        crc = m->g->config_set(m->cfg, gparams.kv[i], eq + 1, err, sizeof err);
+        crc = m->g->config_set(m->cfg.b, gparams.kv[i], eq + 1, err, sizeof err);
         *eq = '=';
         if (crc != GAME_OK)
             FAIL(bad("game parameter %s: %s", gparams.kv[i], err));
@@ -435,21 +443,20 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                    gparams.kv[i]);
     }
     if (m->g->config_check &&
-        m->g->config_check(m->cfg, err, sizeof err) != GAME_OK)
-        FAIL(bad("game parameters: %s%s", err, ""));
+        m->g->config_check(m->cfg.b, err, sizeof err) != GAME_OK)
+        FAIL(bad("game parameters: %s", err));
     {
         void *st = xmalloc(m->g->state_size);
-        m->g->start(st, m->cfg);
+        m->g->start(st, m->cfg.b);
         m->nseats = m->g->nseats(st);
         free(st);
     }
     m->hidden = m->g->view != NULL;
-    if (!maxplies_given && strcmp(m->g->name, "loa") == 0)
-        m->maxplies = 500; /* RULES.md safety net */
+    if (!maxplies_given)
+        m->maxplies = m->g->default_max_plies; /* the game's safety net */
     if (neng < 1 || (!check_mode && neng < 2))
-        FAIL(bad("%s%s", check_mode ? "check needs --engine cmd=..."
-                                      : "a match needs at least two --engine",
-                   ""));
+        FAIL(bad("%s", check_mode ? "check needs --engine cmd=..."
+                                      : "a match needs at least two --engine"));
     if (!check_mode && ref_cli_tournament_check(m, neng, sprt_given) < 0)
         FAIL(-1);
     m->neng = neng;
@@ -465,7 +472,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             if (engine_key(m, e, eng[e].kv[k]) < 0)
                 FAIL(-1);
         if (!m->eng[e].cmd)
-            FAIL(bad("every --engine needs cmd=%s%s", "", ""));
+            FAIL(bad("every --engine needs cmd="));
         if (!m->eng[e].name) {
             const char *b = strrchr(m->eng[e].cmd, '/');
             m->eng[e].name = xstrdup(b ? b + 1 : m->eng[e].cmd);
@@ -495,54 +502,46 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 FAIL(-1);
             m->open.random_plies = (int)x;
         } else if (str_prefix(kv, "file=")) {
-            if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg, err,
+            if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg.b, err,
                                   sizeof err) < 0)
-                FAIL(bad("%s%s", err, ""));
+                FAIL(bad("%s", err));
         } else if (strcmp(kv, "order=random") == 0)
             m->open.random_order = 1;
         else if (strcmp(kv, "order=sequential") == 0)
             m->open.random_order = 0;
         else
-            FAIL(bad("unknown --openings key %s%s", kv, ""));
+            FAIL(bad("unknown --openings key %s", kv));
     }
     for (int k = 0; k < draw.n; k++)
         if (ref_adj_set_draw(&m->adj, draw.kv[k]) < 0)
-            FAIL(bad("bad --draw setting %s (movenumber=N movecount=N score=CP)%s",
-                     draw.kv[k], ""));
+            FAIL(bad("bad --draw setting %s (movenumber=N movecount=N score=CP)",
+                     draw.kv[k]));
     for (int k = 0; k < resign.n; k++)
         if (ref_adj_set_resign(&m->adj, resign.kv[k]) < 0)
             FAIL(bad("bad --resign setting %s (movecount=N score=CP "
-                     "[twosided=true])%s", resign.kv[k], ""));
+                     "[twosided=true])", resign.kv[k]));
     if (m->adj.draw_on && (!m->adj.draw_movecount || draw.n < 3))
-        FAIL(bad("--draw needs movenumber=N movecount=N score=CP%s%s", "", ""));
+        FAIL(bad("--draw needs movenumber=N movecount=N score=CP"));
     if (m->adj.resign_on && (!m->adj.resign_movecount || !m->adj.resign_score))
-        FAIL(bad("--resign needs movecount=N score=CP%s%s", "", ""));
+        FAIL(bad("--resign needs movecount=N score=CP"));
     if ((m->adj.draw_on || m->adj.resign_on || m->adj.maxmoves) && m->nseats != 2)
-        FAIL(bad("--draw, --resign and --maxmoves are for two-seat games%s%s", "", ""));
+        FAIL(bad("--draw, --resign and --maxmoves are for two-seat games"));
     if (sprt_given && parse_sprt(m, &sprt) < 0)
         FAIL(-1);
     if (m->sprt_on && m->nseats != 2)
-        FAIL(bad("--sprt needs a two-seat game%s%s", "", ""));
-    if (m->hidden) {
-        unsigned char cfg[GAME_MAX_CONFIG];
-        memcpy(cfg, m->cfg, sizeof cfg);
-        if (m->g->config_set(cfg, "seed", "1", err, sizeof err) != GAME_OK)
-            FAIL(bad("%s has hidden information but no seed= parameter%s",
-                       m->g->name, ""));
-    }
+        FAIL(bad("--sprt needs a two-seat game"));
     if (m->hidden && !check_mode) {
         if (keyfile && key_from_seed)
-            FAIL(bad("--key-file and --key-from-seed exclude each other%s%s",
-                     "", ""));
+            FAIL(bad("--key-file and --key-from-seed exclude each other"));
         for (int i = 0; i < gparams.n; i++)
-            if (str_prefix(gparams.kv[i], "seed=") ||
-                str_prefix(gparams.kv[i], "seat=") ||
+            if (str_prefix(gparams.kv[i], GAME_KEY_SEED "=") ||
+                str_prefix(gparams.kv[i], GAME_KEY_SEAT "=") ||
                 str_prefix(gparams.kv[i], "game="))
                 FAIL(bad("%s: the referee sets the deal and the seats of %s "
                          "itself", gparams.kv[i], m->g->name));
         if (keyfile) {
             if (key_file(keyfile, m->key, err, sizeof err) < 0)
-                FAIL(bad("--key-file %s%s", err, ""));
+                FAIL(bad("--key-file %s", err));
             m->key_source = REF_KEY_FILE;
         } else if (key_from_seed) {
             ref_key_from_seed(m->seed, m->key);
@@ -557,12 +556,11 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         } else {
             if (os_random(m->key, sizeof m->key) < 0)
                 FAIL(bad("no random source for the deal key (getrandom, "
-                         "/dev/urandom)%s%s", "", ""));
+                         "/dev/urandom)"));
             m->key_source = REF_KEY_RANDOM;
             if (m->shard_n > 1)
                 FAIL(bad("--shard with a hidden-information game needs "
-                         "--key-file F (one secret key for every shard)%s%s",
-                         "", ""));
+                         "--key-file F (one secret key for every shard)"));
             if (m->seed_given)
                 fprintf(stderr,
                         "medan-referee: note: the %s deals come from a secret "
@@ -578,20 +576,20 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         }
     } else if ((keyfile || key_from_seed) && !check_mode)
         FAIL(bad("%s: --key-file and --key-from-seed are for "
-                 "hidden-information games%s", m->g->name, ""));
+                 "hidden-information games", m->g->name));
     if (resume && !results)
-        FAIL(bad("--resume needs --results FILE%s%s", "", ""));
+        FAIL(bad("--resume needs --results FILE"));
     if (resume_path)
         *resume_path = resume ? (char *)results : NULL;
     if (results && !check_mode) {
         if (!(m->results = fopen(results, "a")))
-            FAIL(bad("cannot open %s%s", results, ""));
+            FAIL(bad("cannot open %s", results));
         if (!resume && ftell(m->results) > 0)
             FAIL(bad("%s exists and is not empty (use --resume to continue it, "
-                       "or another file)%s", results, ""));
+                       "or another file)", results));
     }
     if (records && !check_mode && !(m->records = fopen(records, "a")))
-        FAIL(bad("cannot open %s%s", records, ""));
+        FAIL(bad("cannot open %s", records));
 out:
     for (int e = 0; e < neng; e++)
         free(eng[e].kv);

@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 
 struct merge_ctx {
     struct ref_table *t;

@@ -323,7 +323,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     struct ref_match *m = w->m;
     const struct game *g = m->g;
     int seat_eng[GAME_MAX_SEATS], slot_of[GAME_MAX_SEATS], group, bad;
-    unsigned char cfg[GAME_MAX_CONFIG];
+    game_config_buf cfg;
     char err[512], cmd[1024];
     void *st = xmalloc(g->state_size), *view = xmalloc(g->state_size);
     uint64_t *hist = NULL;
@@ -341,7 +341,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     ref_schedule(m, game, seat_eng);
     group = ref_group_of(m, game);
     gseed = ref_match_deal_seed(m, group);
-    memcpy(cfg, m->cfg, sizeof cfg);
+    cfg = m->cfg;
     rec->game = game;
     rec->seed = gseed;
     rec->match_seed = m->seed;
@@ -362,17 +362,17 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     if (m->hidden) {
         char v[32];
         snprintf(v, sizeof v, "%llu", (unsigned long long)gseed);
-        if (g->config_set(cfg, "seed", v, err, sizeof err) != GAME_OK)
+        if (g->config_set(cfg.b, GAME_KEY_SEED, v, err, sizeof err) != GAME_OK)
             die("%s: cannot seed a deal: %s", g->name, err);
-        g->start(st, cfg);
+        g->start(st, cfg.b);
         snprintf(cmd, sizeof cmd, "deal %llu", (unsigned long long)gseed);
         rec->opening = xstrdup(cmd);
     } else {
-        rec->opening = ref_opening_make(&m->open, g, cfg, m->seed, group, err,
+        rec->opening = ref_opening_make(&m->open, g, cfg.b, m->seed, group, err,
                                         sizeof err);
         if (!rec->opening)
             die("%s", err);
-        if (ref_opening_apply(g, cfg, rec->opening, st, &hist, &nhist,
+        if (ref_opening_apply(g, cfg.b, rec->opening, st, &hist, &nhist,
                               &histcap, err, sizeof err) < 0)
             die("%s", err);
         sb_add(&pos, "position %s%s", rec->opening,
@@ -416,7 +416,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
             if (*m->params)
                 buf_printf(cmd, sizeof cmd, &len, " %s", m->params);
             if (m->hidden)
-                buf_printf(cmd, sizeof cmd, &len, " seat=%d", s + 1);
+                buf_printf(cmd, sizeof cmd, &len, " " GAME_KEY_SEAT "=%d", s + 1);
             r = ctl_client_cmd(c, dl, cmd);
         }
         if (r != CTL_OK) {
@@ -583,13 +583,9 @@ done:
 
 static const char *short_result(const struct ref_record *r, char *b, size_t n)
 {
-    const char *o = ref_record_outcome(r);
-    if (strcmp(o, "p1win") == 0)
-        return "1-0";
-    if (strcmp(o, "p2win") == 0)
-        return "0-1";
-    if (strcmp(o, "draw") == 0)
-        return "1/2-1/2";
+    const char *t = ref_record_result_text(r);
+    if (t)
+        return t;
     {
         size_t len = 0;
         b[0] = '\0';

@@ -18,7 +18,7 @@
 struct ref_match {
     /* --- set up by the command line -------------------------------- */
     const struct game *g;
-    unsigned char cfg[GAME_MAX_CONFIG]; /* game parameters applied */
+    game_config_buf cfg;     /* game parameters applied */
     char params[256];        /* parameters as given, sent with newgame */
     int nseats;
     int hidden;              /* the game has views (hidden information) */

@@ -6,23 +6,27 @@ REF_LIBOBJ := $(filter-out $(BUILD)/referee/main.o,$(REF_OBJ))
 
 $(REF_LIB): $(REF_LIBOBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN)/medan-referee: $(BUILD)/referee/main.o $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS) -ljansson
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS) -ljansson
 
 # Mock engines for the referee tests (tests/mock/*.c -> $(BUILD)/mock/*).
 MOCK_SRC := $(wildcard tests/mock/*.c)
 MOCK_BIN := $(MOCK_SRC:tests/mock/%.c=$(BUILD)/mock/%)
-$(BUILD)/mock/%: tests/mock/%.c $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/mock/%: tests/mock/%.c $(FLAGS_STAMP) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS)
 
 # The referee's unit tests also need the referee library and jansson.
-$(BUILD)/tests/test_referee_%: tests/unit/test_referee_%.c $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tests/test_referee_%: tests/unit/test_referee_%.c $(FLAGS_STAMP) $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka -ljansson
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka -ljansson
 
 PROGRAMS  += $(BIN)/medan-referee
 TEST_DEPS += $(MOCK_BIN)
@@ -38,7 +42,8 @@ MATCH_GAMES ?= 8
 .PHONY: referee-match
 referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	@rm -rf match-out && mkdir -p match-out
-	$(BIN)/medan-referee --game loa \
+	@$(if $(Q),echo "  MATCH   medan-loa against Strategy=greedy, $(MATCH_GAMES) games (match-out/)")
+	$(Q)$(BIN)/medan-referee --game loa \
 	    --engine name=medan cmd=$(BIN)/medan-loa \
 	    --engine name=greedy cmd=$(BIN)/medan-loa option.Strategy=greedy \
 	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
@@ -47,12 +52,14 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 
 # The deal solver (tests/tools/deal_solver.c) also needs the referee's seed
 # functions: an explicit rule wins over the tools' pattern rule.
-$(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+$(BUILD)/tools/deal_solver: tests/tools/deal_solver.c $(FLAGS_STAMP) $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson
 # medan-slurm-match: a match as a Slurm job array (a shell script).
 $(BIN)/medan-slurm-match: referee/slurm-match.sh core/version.h
 	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed 's|@VERSION@|$(VERSION)|' $< > $@ && chmod 755 $@
 PROGRAMS += $(BIN)/medan-slurm-match
 

@@ -114,7 +114,7 @@ char *ref_opening_make(const struct ref_openings *o, const struct game *g,
         return xstrdup("start");
     {
         void *st = xmalloc(g->state_size);
-        gmove *mv = xmalloc(4096 * sizeof *mv);
+        gmove *mv = game_move_buf(g);
         uint64_t *hist = NULL;
         int nhist = 0, cap = 0;
         char *out = NULL;
@@ -130,7 +130,7 @@ char *ref_opening_make(const struct ref_openings *o, const struct game *g,
                 char tok[128];
                 int nm;
                 g->result(st, hist, nhist, &res);
-                nm = res.over ? 0 : g->gen_moves(st, mv, 4096);
+                nm = res.over ? 0 : game_gen_moves(g, st, mv);
                 if (nm <= 0) {
                     ok = 0;
                     break;

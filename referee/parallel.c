@@ -13,6 +13,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 #include "tournament.h"
 
 #define MAX_HOSTS 64

@@ -204,16 +204,19 @@ bad:
     return set_err(err, n, -1, "not a referee game record");
 }
 
+const char *ref_record_result_text(const struct ref_record *r)
+{
+    if (r->nseats != 2)
+        return NULL;
+    if (r->rank[0] == r->rank[1])
+        return "1/2-1/2";
+    return r->rank[0] < r->rank[1] ? "1-0" : "0-1";
+}
+
 static const char *pgn_result(const struct ref_record *r)
 {
-    const char *o = ref_record_outcome(r);
-    if (strcmp(o, "p1win") == 0)
-        return "1-0";
-    if (strcmp(o, "p2win") == 0)
-        return "0-1";
-    if (strcmp(o, "draw") == 0)
-        return "1/2-1/2";
-    return "*";
+    const char *t = ref_record_result_text(r);
+    return t ? t : "*";
 }
 
 static void pgn_escape(FILE *f, const char *s)

@@ -52,6 +52,9 @@ void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
                          int64_t ms);
 /* "p1win" "p2win" "draw" for two seats; "ranks" otherwise. */
 const char *ref_record_outcome(const struct ref_record *r);
+/* The result as PGN writes it, "1-0" "0-1" "1/2-1/2", for two seats; NULL
+ * otherwise (the one mapping of the PGN records and the live lines). */
+const char *ref_record_result_text(const struct ref_record *r);
 /* One JSON line + flush.  0 or -1. */
 int ref_record_write_json(const struct ref_record *r, FILE *f);
 /* Parse one JSON line; 0, or -1 with err set (r is then freed). */

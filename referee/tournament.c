@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "engines/registry.h"
 #include "match.h"
 #include "schedule.h"
 #include "stats.h"
@@ -246,19 +247,19 @@ long long ref_tournament_total_args(int argc, char **argv)
     if (!gname || !(g = game_find(gname)) || neng < 2)
         return -1;
     {
-        unsigned char cfg[GAME_MAX_CONFIG];
+        game_config_buf cfg;
         char err[GAME_ERR_LEN];
         void *st = xmalloc(g->state_size);
-        g->config_default(cfg);
+        g->config_default(cfg.b);
         for (int i = gi + 1; i < argc && argv[i][0] != '-'; i++) {
             char *eq = strchr(argv[i], '=');
             if (!eq)
                 continue;
             *eq = '\0';
-            (void)g->config_set(cfg, argv[i], eq + 1, err, sizeof err);
+            (void)g->config_set(cfg.b, argv[i], eq + 1, err, sizeof err);
             *eq = '=';
         }
-        g->start(st, cfg);
+        g->start(st, cfg.b);
         nseats = g->nseats(st);
         free(st);
     }

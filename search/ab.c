@@ -18,7 +18,6 @@
 #include "timeman.h"
 
 #define INF 32000
-#define CHECK_EVERY 1023
 
 static int lmr_table[64][64];
 
@@ -26,16 +25,16 @@ __attribute__((constructor)) static void ab_tables(void)
 {
     for (int d = 1; d < 64; d++)
         for (int i = 1; i < 64; i++)
-            lmr_table[d][i] = (int)(0.75 + log(d) * log(i) / 2.25);
+            lmr_table[d][i] = (int)(AB_LMR_BASE + log(d) * log(i) / AB_LMR_DIV);
 }
 
 static const struct ab_params default_params = {
-    .null_min_depth = 3,
-    .null_reduction = 2,
-    .lmr_min_depth = 3,
-    .lmr_min_moves = 4,
-    .futility_margin = 90,
-    .aspiration = 40,
+    .null_min_depth = AB_NULL_MIN_DEPTH,
+    .null_reduction = AB_NULL_REDUCTION,
+    .lmr_min_depth = AB_LMR_MIN_DEPTH,
+    .lmr_min_moves = AB_LMR_MIN_MOVES,
+    .futility_margin = AB_RFP_MARGIN,
+    .aspiration = AB_ASP_WINDOW,
 };
 
 void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void *eng,
@@ -49,6 +48,8 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
         die("out of memory for the transposition table");
     ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);
+    ab->moves = xmalloc((AB_MAX_PLY + 2) * (size_t)g->max_moves * sizeof *ab->moves);
+    ab->scores = xmalloc((AB_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *ab->scores);
 }
 
 void ab_free(struct ab *ab)
@@ -56,8 +57,12 @@ void ab_free(struct ab *ab)
     tt_free(&ab->tt);
     free(ab->stack);
     free(ab->path);
+    free(ab->moves);
+    free(ab->scores);
     ab->stack = NULL;
     ab->path = NULL;
+    ab->moves = NULL;
+    ab->scores = NULL;
 }
 
 int ab_resize(struct ab *ab, size_t mb)
@@ -75,6 +80,18 @@ void ab_clear(struct ab *ab)
     tt_clear(&ab->tt);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killers, 0, sizeof ab->killers);
+}
+
+/* The move list of a ply (ply AB_MAX_PLY + 1: the root's, for ab_go) and
+ * its scores. */
+static gmove *ply_moves(struct ab *ab, int ply)
+{
+    return ab->moves + (size_t)ply * (size_t)ab->game->max_moves;
+}
+
+static int *ply_scores(struct ab *ab, int ply)
+{
+    return ab->scores + (size_t)ply * (size_t)ab->game->max_moves;
 }
 
 static void *ply_state(struct ab *ab, int ply)
@@ -140,9 +157,9 @@ static int score_from_tt(int s, int ply)
 static void check_time(struct ab *ab)
 {
     /* the stop flag is one relaxed load: look often; the clock less so */
-    if ((ab->nodes & 255) == 0 && ab->req && search_stopped(ab->req))
+    if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req && search_stopped(ab->req))
         ab->stopped = 1;
-    if ((ab->nodes & CHECK_EVERY) != 0 || ab->stopped)
+    if ((ab->nodes & AB_CLOCK_MASK) != 0 || ab->stopped)
         return;
     if (ab->tm && tm_hard_stop(ab->tm))
         ab->stopped = 1;
@@ -165,13 +182,13 @@ static void score_moves(struct ab *ab, const void *st, const gmove *mv, int *sc,
     for (int i = 0; i < n; i++) {
         uint32_t m32 = (uint32_t)mv[i];
         if (m32 == ttmove)
-            sc[i] = 1 << 30;
+            sc[i] = AB_ORDER_TT;
         else if (ab->ops->is_tactical && ab->ops->is_tactical(st, mv[i]))
-            sc[i] = (1 << 24) + ab->history[side][ab->ops->move_key(mv[i])];
+            sc[i] = AB_ORDER_TACTICAL + ab->history[side][ab->ops->move_key(mv[i])];
         else if (m32 == ab->killers[ply][0])
-            sc[i] = (1 << 23);
+            sc[i] = AB_ORDER_KILLER1;
         else if (m32 == ab->killers[ply][1])
-            sc[i] = (1 << 23) - 1;
+            sc[i] = AB_ORDER_KILLER2;
         else
             sc[i] = ab->history[side][ab->ops->move_key(mv[i])];
     }
@@ -197,16 +214,16 @@ static gmove pick(gmove *mv, int *sc, int n, int i)
 static void update_history(struct ab *ab, int side, gmove m, int bonus)
 {
     int16_t *h = &ab->history[side][ab->ops->move_key(m)];
-    int v = *h + bonus - *h * abs(bonus) / 16384;
-    *h = (int16_t)(v > 16000 ? 16000 : v < -16000 ? -16000 : v);
+    int v = *h + bonus - *h * abs(bonus) / AB_HIST_GRAVITY;
+    *h = (int16_t)(v > AB_HIST_MAX ? AB_HIST_MAX : v < -AB_HIST_MAX ? -AB_HIST_MAX : v);
 }
 
 /* ---- quiescence ---------------------------------------------------------------- */
 static int qsearch(struct ab *ab, int ply, int alpha, int beta)
 {
     const void *st = ply_state(ab, ply);
-    gmove mv[AB_MAX_MOVES];
-    int sc[AB_MAX_MOVES], n, outcome, best;
+    gmove *mv = ply_moves(ab, ply);
+    int *sc = ply_scores(ab, ply), n, outcome, best;
     ab->nodes++;
     check_time(ab);
     if (ab->stopped)
@@ -220,7 +237,7 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
         return best;
     if (best > alpha)
         alpha = best;
-    n = ab->ops->gen_tactical(st, mv, AB_MAX_MOVES);
+    n = ab->ops->gen_tactical(st, mv, ab->game->max_moves);
     for (int i = 0; i < n; i++)
         sc[i] = ab->history[ab->game->to_move(st) - 1][ab->ops->move_key(mv[i])];
     for (int i = 0; i < n; i++) {
@@ -247,8 +264,8 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
 {
     const void *st = ply_state(ab, ply);
     const int pvnode = beta - alpha > 1, root = ply == 0;
-    gmove mv[AB_MAX_MOVES];
-    int sc[AB_MAX_MOVES], n, outcome, best = -INF, side, legal = 0, eval;
+    gmove *mv = ply_moves(ab, ply);
+    int *sc = ply_scores(ab, ply), n, outcome, best = -INF, side, legal = 0, eval;
     uint32_t ttmove = 0, bestmove = 0;
     uint64_t key = ab->game->hash(st);
     struct tt_entry *te;
@@ -296,14 +313,14 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     side = ab->game->to_move(st) - 1;
 
     /* reverse futility: far above beta near the leaves */
-    if (!pvnode && !root && depth <= 3 && abs(beta) < AB_WIN_BOUND &&
+    if (!pvnode && !root && depth <= AB_RFP_MAX_DEPTH && abs(beta) < AB_WIN_BOUND &&
         eval - ab->par.futility_margin * depth >= beta)
         return eval;
 
     /* null move */
     if (!pvnode && !root && null_ok && ab->ops->null_move && depth >= ab->par.null_min_depth &&
         eval >= beta && abs(beta) < AB_WIN_BOUND) {
-        int r = ab->par.null_reduction + depth / 4;
+        int r = ab->par.null_reduction + depth / AB_NULL_DEPTH_DIV;
         void *child = ply_state(ab, ply + 1);
         memcpy(child, st, ab->game->state_size);
         ab->ops->null_move(child);
@@ -316,8 +333,9 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
             return s >= AB_WIN_BOUND ? beta : s;
     }
 
-    n = ab->game->gen_moves(st, mv, AB_MAX_MOVES);
-    if (n <= 0)
+    /* more than max_moves is the game's internal error, not a loss */
+    n = game_gen_moves(ab->game, st, mv);
+    if (n == 0)
         return -AB_WIN + ply; /* no legal move loses (terminal() saw none) */
     score_moves(ab, st, mv, sc, n, ttmove, ply, side);
 
@@ -334,10 +352,10 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         path_push(ab, ab->game->hash(child));
         legal++;
         if (legal > 1 && depth >= ab->par.lmr_min_depth && legal > ab->par.lmr_min_moves &&
-            !tactical && sc[i] < (1 << 23) - 1) {
+            !tactical && sc[i] < AB_ORDER_KILLER2) {
             reduce = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
             if (pvnode)
-                reduce--;
+                reduce -= AB_LMR_PV_LESS;
             if (reduce < 0)
                 reduce = 0;
             if (reduce > newdepth - 1)
@@ -403,7 +421,7 @@ static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int sc
 {
     char line[4096], sc[32], tok[64];
     size_t len = 0;
-    unsigned char st[GAME_MAX_STATE];
+    game_state_buf st;
     int64_t us = tm_elapsed_us(tm);
     if (us < 1)
         us = 1;
@@ -413,11 +431,11 @@ static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int sc
                depth, ab->seldepth, mpv, sc, (unsigned long long)ab->nodes,
                (unsigned long long)(ab->nodes * 1000000ULL / (uint64_t)us), (long long)(us / 1000),
                tt_hashfull(&ab->tt));
-    memcpy(st, ab->req->pos, ab->game->state_size);
+    memcpy(st.b, ab->req->pos, ab->game->state_size);
     for (int i = 0; i < pvlen; i++) {
-        ab->game->format_move(st, pv[i], tok, sizeof tok);
+        ab->game->format_move(st.b, pv[i], tok, sizeof tok);
         buf_printf(line, sizeof line, &len, " %s", tok);
-        ab->game->play(st, pv[i]);
+        ab->game->play(st.b, pv[i]);
     }
     search_info(ab->req, "%s", line);
 }
@@ -433,7 +451,7 @@ static void setup_path(struct ab *ab, const struct search_req *req)
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
 {
     struct timeman tm;
-    gmove best = GAME_MOVE_NONE, rootmv[AB_MAX_MOVES];
+    gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
     int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv;
 
@@ -450,14 +468,14 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     memcpy(ply_state(ab, 0), req->pos, ab->game->state_size);
     setup_path(ab, req);
     memset(ab->killers, 0, sizeof ab->killers);
-    nroot = ab->game->gen_moves(req->pos, rootmv, AB_MAX_MOVES);
+    nroot = game_gen_moves(ab->game, req->pos, rootmv);
     *ponder = GAME_MOVE_NONE;
     if (nroot <= 0)
         return GAME_MOVE_NONE;
     best = rootmv[0];
     multipv = req->lim.multipv < nroot ? req->lim.multipv : nroot;
-    if (multipv > 64)
-        multipv = 64;
+    if (multipv > AB_MAX_MULTIPV)
+        multipv = AB_MAX_MULTIPV;
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
@@ -467,7 +485,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         ab->nexcluded = 0;
         for (int k = 0; k < multipv; k++) {
             int alpha = -INF, beta = INF, delta = ab->par.aspiration, s;
-            if (k == 0 && depth >= 5 && delta && abs(score) < AB_WIN_BOUND) {
+            if (k == 0 && depth >= AB_ASP_MIN_DEPTH && delta && abs(score) < AB_WIN_BOUND) {
                 alpha = score - delta;
                 beta = score + delta;
             }
@@ -482,8 +500,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                     beta = s + delta < INF ? s + delta : INF;
                 else
                     break;
-                delta += delta / 2 + 10;
-                if (delta > 1000)
+                delta += delta / 2 + AB_ASP_GROW;
+                if (delta > AB_ASP_MAX)
                     alpha = -INF, beta = INF;
             }
             if (ab->stopped || ab->pvlen[0] == 0)
@@ -502,7 +520,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             break;
         if (abs(score) >= AB_WIN_BOUND && depth > AB_WIN - abs(score) + 2 && !req->lim.infinite)
             break; /* the proven result will not change */
-        if (!tm_continue(&tm, stable / 4.0))
+        if (!tm_continue(&tm, stable / (double)AB_STABLE_ITERATIONS))
             break;
     }
     if (bestpvlen > 1)

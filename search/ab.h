@@ -11,13 +11,12 @@
 
 #include <stdint.h>
 
-#include "../protocol/engine.h"
+#include "request.h"
 #include "tt.h"
 
 #define AB_WIN 30000
 #define AB_WIN_BOUND (AB_WIN - 1000) /* |score| >= this: proven result */
 #define AB_MAX_PLY 128
-#define AB_MAX_MOVES 512 /* per position; games using ab stay under it */
 #define AB_KEYS 16384    /* move_key range for history tables */
 
 struct ab_ops {
@@ -37,14 +36,62 @@ struct ab_ops {
     int (*terminal)(const void *st, int *outcome);
 };
 
-/* Search tunables, Ethereal style, named. */
+/* ---- tunables, Ethereal style: every number the search decides by ------- */
+/* Null-move pruning: from this depth, reduced by R = base + depth / div. */
+#define AB_NULL_MIN_DEPTH 3
+#define AB_NULL_REDUCTION 2
+#define AB_NULL_DEPTH_DIV 4
+/* Reverse futility pruning: at depth <= max, eval - margin * depth >= beta. */
+#define AB_RFP_MAX_DEPTH 3
+#define AB_RFP_MARGIN 90
+/* Late-move reductions: from this depth, after this many legal moves, by
+ * base + log(depth) * log(moves) / div (one ply less at PV nodes). */
+#define AB_LMR_MIN_DEPTH 3
+#define AB_LMR_MIN_MOVES 4
+#define AB_LMR_BASE 0.75
+#define AB_LMR_DIV 2.25
+#define AB_LMR_PV_LESS 1
+/* Aspiration windows: from this depth, half-width first; a fail widens the
+ * window by half plus grow; past max the window is the whole range. */
+#define AB_ASP_MIN_DEPTH 5
+#define AB_ASP_WINDOW 40
+#define AB_ASP_GROW 10
+#define AB_ASP_MAX 1000
+/* History: bonus depth^2 for a cutoff (malus for the quiets tried before),
+ * kept in [-max, max] by the gravity term h * |bonus| / gravity. */
+#define AB_HIST_MAX 16000
+#define AB_HIST_GRAVITY 16384
+/* Move-ordering score bands, best first.  Quiet moves score their history,
+ * inside [-AB_HIST_MAX, AB_HIST_MAX]; tactical moves add theirs to their
+ * band.  LMR reads the bands back: it reduces only what scores below the
+ * second killer (quiet moves by history). */
+#define AB_ORDER_TT (1 << 30)
+#define AB_ORDER_TACTICAL (1 << 24)
+#define AB_ORDER_KILLER1 (1 << 23)
+#define AB_ORDER_KILLER2 ((1 << 23) - 1)
+_Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
+                   AB_ORDER_KILLER1 + AB_HIST_MAX < AB_ORDER_TACTICAL &&
+                   AB_ORDER_TACTICAL + AB_HIST_MAX < AB_ORDER_TT,
+               "move-ordering bands overlap");
+/* Time: iterations with an unchanged best move before it counts as fully
+ * stable (tm_continue's stability 1). */
+#define AB_STABLE_ITERATIONS 4
+/* How often the search looks at the stop flag and at the clock (node
+ * count masks: every 256 and every 1024 nodes). */
+#define AB_STOP_MASK 255
+#define AB_CLOCK_MASK 1023
+/* The most root moves multipv shows. */
+#define AB_MAX_MULTIPV 64
+
+/* The per-engine part of the tunables (defaults above; contempt is an
+ * engine option). */
 struct ab_params {
-    int null_min_depth;  /* 3 */
-    int null_reduction;  /* 2 + depth/4 */
-    int lmr_min_depth;   /* 3 */
-    int lmr_min_moves;   /* 4 */
-    int futility_margin; /* per depth */
-    int aspiration;      /* first window half-width; 0 = none */
+    int null_min_depth;  /* AB_NULL_MIN_DEPTH */
+    int null_reduction;  /* AB_NULL_REDUCTION (+ depth / AB_NULL_DEPTH_DIV) */
+    int lmr_min_depth;   /* AB_LMR_MIN_DEPTH */
+    int lmr_min_moves;   /* AB_LMR_MIN_MOVES */
+    int futility_margin; /* AB_RFP_MARGIN, per depth */
+    int aspiration;      /* AB_ASP_WINDOW, first window half-width; 0 = none */
     int contempt;        /* a draw counts this much below even for the root side */
 };
 
@@ -62,12 +109,14 @@ struct ab {
     uint64_t *path;   /* game history + search path hashes */
     int npath, path_cap;
     unsigned char *stack; /* one state per ply */
+    gmove *moves;         /* game->max_moves per ply, and the root's */
+    int *scores;          /* their ordering scores */
     const struct search_req *req;
     void *tm;         /* struct timeman *, NULL in bench */
     uint64_t node_limit;
     int stopped;
     int root_seat;      /* seat to move at the root of the last search */
-    gmove excluded[64]; /* root moves already shown (multipv) */
+    gmove excluded[AB_MAX_MULTIPV]; /* root moves already shown (multipv) */
     int nexcluded;
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];

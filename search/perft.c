@@ -6,8 +6,6 @@
 
 #include "../core/util.h"
 
-#define PERFT_MAX_MOVES (1 << 17) /* Palagan N = 9: ~80 000 */
-
 static uint64_t perft_rec(const struct game *g, const void *st, int depth,
                           unsigned char *scratch, atomic_bool *stop)
 {
@@ -21,8 +19,8 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
         return 0;
     if (depth == 1)
         return (uint64_t)game_count_moves(g, st);
-    moves = xmalloc(PERFT_MAX_MOVES * sizeof *moves);
-    n = g->gen_moves(st, moves, PERFT_MAX_MOVES);
+    moves = game_move_buf(g);
+    n = game_gen_moves(g, st, moves);
     child = scratch;
     for (int i = 0; i < n; i++) {
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))
@@ -56,11 +54,11 @@ uint64_t perft_stoppable(const struct game *g, const void *st, int depth,
 uint64_t perft_divide(const struct game *g, const void *st, int depth,
                       divide_fn fn, void *ctx, atomic_bool *stop)
 {
-    gmove *moves = xmalloc(PERFT_MAX_MOVES * sizeof *moves);
+    gmove *moves = game_move_buf(g);
     unsigned char *child = xmalloc(g->state_size);
     uint64_t total = 0;
     char tok[256];
-    int n = depth > 0 ? g->gen_moves(st, moves, PERFT_MAX_MOVES) : 0;
+    int n = depth > 0 ? game_gen_moves(g, st, moves) : 0;
     for (int i = 0; i < n; i++) {
         uint64_t c;
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))

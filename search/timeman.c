@@ -22,26 +22,26 @@ void tm_init(struct timeman *tm, const struct search_req *req, int seat)
         return;
     if (l->movetime >= 0) {
         int64_t mt = us_of(l->movetime), t = mt - over;
-        if (t < mt / 2)
-            t = mt / 2; /* short movetimes: keep half, not nothing */
-        tm->soft_us = tm->hard_us = t > 1000 ? t : 1000;
+        if (t < mt * TM_MOVETIME_MIN_PCT / 100)
+            t = mt * TM_MOVETIME_MIN_PCT / 100; /* short movetimes: keep half, not nothing */
+        tm->soft_us = tm->hard_us = t > TM_MIN_HARD_US ? t : TM_MIN_HARD_US;
     }
     if (seat >= 1 && seat <= GAME_MAX_SEATS && l->time[seat] >= 0) {
         int64_t left = us_of(l->time[seat]), inc = us_of(l->inc[seat]);
         int mtg = l->movestogo > 0 ? l->movestogo : TM_DEFAULT_MOVESTOGO;
-        int64_t usable = left - over * (mtg < 10 ? mtg : 10);
-        if (usable < left / 4)
-            usable = left / 4;
-        int64_t alloc = usable / mtg + inc * 3 / 4;
-        int64_t soft = alloc * 6 / 10, hard = alloc * 3;
-        if (hard > usable / 3 + inc / 2)
-            hard = usable / 3 + inc / 2;
+        int64_t usable = left - over * (mtg < TM_OVERHEAD_MOVES ? mtg : TM_OVERHEAD_MOVES);
+        if (usable < left / TM_MIN_USABLE_DIV)
+            usable = left / TM_MIN_USABLE_DIV;
+        int64_t alloc = usable / mtg + inc * TM_INC_USE_PCT / 100;
+        int64_t soft = alloc * TM_SOFT_PCT / 100, hard = alloc * TM_HARD_MULT;
+        if (hard > usable / TM_HARD_MAX_DIV + inc / 2)
+            hard = usable / TM_HARD_MAX_DIV + inc / 2;
         if (soft > hard)
             soft = hard;
-        if (hard < 1000)
-            hard = 1000;
-        if (soft < 500)
-            soft = 500;
+        if (hard < TM_MIN_HARD_US)
+            hard = TM_MIN_HARD_US;
+        if (soft < TM_MIN_SOFT_US)
+            soft = TM_MIN_SOFT_US;
         if (tm->hard_us < 0 || hard < tm->hard_us)
             tm->hard_us = hard;
         if (tm->soft_us < 0 || soft < tm->soft_us)
@@ -68,9 +68,11 @@ bool tm_continue(struct timeman *tm, double stability)
         return false;
     if (tm->soft_us < 0 || pondering(tm))
         return true;
-    /* an unstable best move earns up to 1.5x the soft limit, a stable one
-     * as little as 0.6x */
-    double f = 1.5 - 0.9 * (stability < 0 ? 0 : stability > 1 ? 1 : stability);
+    /* an unstable best move earns up to TM_UNSTABLE_SCALE times the soft
+     * limit, a stable one as little as TM_STABLE_SCALE times */
+    double f = TM_UNSTABLE_SCALE -
+               (TM_UNSTABLE_SCALE - TM_STABLE_SCALE) *
+                   (stability < 0 ? 0 : stability > 1 ? 1 : stability);
     int64_t limit = (int64_t)(tm->soft_us * f);
     if (limit > tm->hard_us)
         limit = tm->hard_us;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../protocol/engine.h"
+#include "request.h"
 
 struct timeman {
     int64_t start_us;   /* search start (or ponderhit) */
@@ -19,7 +19,18 @@ struct timeman {
 /* Tunables (named, Ethereal style).  The move overhead (ms kept in hand
  * per move, for pipes and a loaded scheduler) is the MoveOverhead option,
  * req->lim.overhead_ms. */
-#define TM_DEFAULT_MOVESTOGO 30
+#define TM_DEFAULT_MOVESTOGO 30  /* moves left when movestogo is not given */
+#define TM_OVERHEAD_MOVES 10     /* the overhead is kept for at most this many moves */
+#define TM_MIN_USABLE_DIV 4      /* ... but at least left / 4 of the clock stays usable */
+#define TM_INC_USE_PCT 75        /* share of the increment spent on this move */
+#define TM_SOFT_PCT 60           /* soft limit: this share of the move's allocation */
+#define TM_HARD_MULT 3           /* hard limit: this many allocations ... */
+#define TM_HARD_MAX_DIV 3        /* ... at most usable / 3 + half the increment */
+#define TM_MIN_HARD_US 1000      /* never a hard limit below 1 ms */
+#define TM_MIN_SOFT_US 500       /* never a soft limit below 0.5 ms */
+#define TM_MOVETIME_MIN_PCT 50   /* movetime minus overhead: at least half of it */
+#define TM_UNSTABLE_SCALE 1.5    /* an unstable best move: up to 1.5x the soft limit */
+#define TM_STABLE_SCALE 0.6      /* a stable one: as little as 0.6x */
 
 /* Limits outside what MEP accepts (times above MEP_MAX_MS, negative
  * increments) are clamped first, so no input overflows. */

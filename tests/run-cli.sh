@@ -2,7 +2,8 @@
 # What a user of the programs meets outside MEP (a stage of make test):
 # --help/--version/usage errors of every program, subcommand errors that
 # name the program, analyze of a finished game, the Bench: fingerprints of
-# the MCTS engines, the referee's refusals (another game, no time control),
+# the MCTS engines, the build (portable default, NATIVE=1, quiet recipes), the
+# referee's refusals (another game, no time control),
 # `make install` into a DESTDIR with every manual page rendered, and the
 # interactive console driven through tmux (Ctrl-C, completion, show during
 # a search, the prompt after bestmove).
@@ -46,6 +47,25 @@ check "$(count '^medan-palagan: bad position' "$T/e")" "1" "medan-palagan analyz
 check "$rc/$(cat "$T/o")" "0/result p1win reason connected scores 1 0" "analyze of a finished game prints its result"
 "$BIN/medan-battalion" analyze players=3 --depth 1 >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count '^bestmove ' "$T/o")" "0/1" "medan-battalion analyze --depth ends (1000 iterations)"
+# analyze drives the MEP session in-process: its errors and guards, not a copy.
+"$BIN/medan-loa" analyze --moves a1a1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^medan-loa: bad move: error illegal_move 1 a1a1 ' "$T/e")" "1/0/1" \
+    "analyze: an illegal move gets the session's error (exit 1, nothing on stdout)"
+"$BIN/medan-loa" analyze --fen "ww6/8/8/8/8/4b3/7b/6w1 b" --moves e3xg1 a1b1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "^medan-loa: bad move: error illegal_move 2 a1b1 the game is over" "$T/e")" "1/1" \
+    "analyze: a move after the end of the game is refused"
+"$BIN/medan-battalion" analyze players=3 seat=5 --depth 1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^medan-battalion: bad parameter: error bad_value seat=5' "$T/e")" "1/0/1" \
+    "analyze: parameters get the whole-config check (seat=5 of 3 refused, no search)"
+"$BIN/medan-loa" analyze --depth 0 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^medan-loa: cannot search: error bad_value go: depth takes 1..1000' "$T/e")" "1/1" \
+    "analyze: the limits get go's checks"
+"$BIN/medan-loa" analyze --option Nope=1 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "^medan-loa: bad option: error unknown_option no option 'Nope'" "$T/e")" "1/1" \
+    "analyze: --option gets setoption's checks"
+"$BIN/medan-loa" analyze --option Hash=2 --nodes 500 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^info ' "$T/o" | sed 's/^[1-9][0-9]*$/N/')/$(count '^bestmove [a-h][1-8]-[a-h][1-8]' "$T/o")" "0/N/1" \
+    "analyze: info lines, then one bestmove"
 
 # --- Bench: a fingerprint of a fixed search ------------------------------------------------
 for g in palagan battalion; do
@@ -68,6 +88,24 @@ check "$rc/$(count 'plays loa, not palagan' "$T/e")/$(count 'Finished game' "$T/
     --nolimit-timeout 3000 --results "$T/notc.jsonl" >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'has no time control' "$T/e")/$(count '"forfeit":null' "$T/notc.jsonl")" "0/2/2" \
     "referee: engines without a time control are warned about and play at st=1"
+
+# --- the build: portable by default, quiet, one convention --------------------------------
+# The default build (this pass's, make install's, CI's) is nothing machine-specific; NATIVE=1
+# asks for -march=native; every recipe line of the Makefile and the module.mk files is quiet
+# (@ or $(Q), so V=1 shows it).
+if grep -q -- '-march=native' "$BUILD/.flags" 2>/dev/null || [ ! -s "$BUILD/.flags" ]; then
+    bad "the default build: $(cat "$BUILD/.flags" 2>/dev/null || echo 'no flags stamp')"
+else ok "the default build is portable (no -march=native)"; fi
+nat=$(${MAKE:-make} -s -n -B NATIVE=1 SAN=${SAN:-0} BUILD="$T/nb" BIN="$T/nbin" "$T/nb/core/util.o" 2>&1)
+rm -rf "$T/nb"
+case $nat in *-march=native*) ok "make NATIVE=1 compiles with -march=native" ;;
+    *) bad "make NATIVE=1: $nat" ;; esac
+loud=$(awk 'FNR == 1 { cont = 0 }
+    /^\t/ && !cont && !/^\t(@|\$\(Q\)|\$\$\(Q\))/ { print FILENAME ":" FNR ": " $0 }
+    { cont = /\\$/ }' Makefile $(git ls-files '*module.mk'))
+check "$loud" "" "every recipe line is quiet (@ or \$(Q))"
+grep -q -- '-Wno-unused-parameter' Makefile && bad "Makefile: -Wno-unused-parameter is back" ||
+    ok "one convention for unused parameters: (void)x, warned about otherwise"
 
 # --- make install into a DESTDIR ---------------------------------------------------------------
 D=$T/destdir

@@ -504,9 +504,25 @@ grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.o
     bad "battalion rotation: no note for 6 games of 4 engines"
 
 # --- a referee game of every game that has an engine ---------------------------------
-for eng in "$BIN"/medan-*; do
+# (the toy games of tests/games/ too, built in $BUILD/games/, each also
+# through the conformance battery: nothing but its folder and registry line
+# makes it a game the referee knows)
+for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
+    [ -x "$eng" ] || continue
     g=${eng##*/medan-}
     case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate|web) continue ;; esac # not game engines
+    case $eng in
+    "$BUILD"/games/*)
+        $REF check --game "$g" --latency report --engine cmd="$eng" >"$T/$g.check" 2>&1
+        check "$?/$(count '^FAIL' "$T/$g.check")" 0/0 "$g (toy game): medan-referee check passes"
+        # the generic search against the random baseline, both colours
+        $REF --game "$g" --engine name=search cmd="$eng" --engine name=rand cmd="$eng" \
+            option.Strategy=random --each tc=5+0.05 --games 4 --seed 5 --logdir none \
+            --results "$T/$g-sr.jsonl" >"$T/$g-sr.out" 2>&1
+        won=$(($(count '"seats":\["search","rand"\].*"result":"p1win"' "$T/$g-sr.jsonl") +
+            $(count '"seats":\["rand","search"\].*"result":"p2win"' "$T/$g-sr.jsonl")))
+        check "$won" 4 "$g (toy game): the search beats the random baseline in 4 of 4 games" ;;
+    esac
     params=""; games=2
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \

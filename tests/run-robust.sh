@@ -9,9 +9,11 @@ lines=${3:-${ROBUST_LINES:-$dflt}}
 fail=0 n=0
 for c in tests/robust/*.corpus; do
     g=$(basename "$c" .corpus)
-    [ -x "$bin/medan-$g" ] || { echo "robust: skipping $g (not built)"; continue; }
+    exe=$bin/medan-$g
+    [ -x "$exe" ] || exe=$build/games/medan-$g # a toy game of tests/games/
+    [ -x "$exe" ] || { echo "robust: skipping $g (not built)"; continue; }
     n=$((n + 1))
-    if ! "$build/tools/robust" "$bin/medan-$g" "$c" "$lines" 1; then
+    if ! "$build/tools/robust" "$exe" "$c" "$lines" 1; then
         echo "FAILED: robust $g" >&2; fail=$((fail + 1))
     fi
 done

@@ -8,9 +8,13 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/ab.h"
-#include "../../search/player.h"
+#include "../common/player.h"
 #include "eval.h"
 #include "fetlar.h"
+
+/* The Contempt option's default, in centipawns: a draw counts this much
+ * below even for the engine's side. */
+#define FETLAR_DEFAULT_CONTEMPT "200"
 
 struct fetlar_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
@@ -98,18 +102,37 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
     return 0;
 }
 
-/* Bench: the start and 11 positions reached by seeded random play. */
+/* Bench: fixed-depth searches of these positions, the start and 11 from
+ * random play (4 to 44 plies), written out: the fingerprint depends on the
+ * search alone, not on the order the move generator yields moves in. */
+#define FETLAR_BENCH_DEPTH 6
+const char *const fetlar_bench_positions[] = {
+    "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/ b 0",
+    "/3ttttt3/t4t5/11/5T4t/t2T1TT3t/tt1TTKTT1tt/t4TT3t/t4T4t/11/4Tt5/1t2tttt3/ b 4",
+    "/3ttttt3/5t5/11/t1T4t3/1t2TT3Tt/1t1TTKT2tt/ttT2TT3t/t4T1T2t/11/5t5/3ttttt3/ b 8",
+    "/3ttt1t3/5t5/11/tT4t2Tt/t2T1TT3t/tt2TKT3t/t2TTTT3t/4t5t/1t9/5Tt4/3ttttt3/ b 12",
+    "/3tt1tt3/2t8/3T7/t4t4t/3tTTT3t/tt2TKTT1tt/t3T1T3t/3Tt4Tt/t1T8/3t1t5/5tt1t2/ b 16",
+    "/1t2ttt4/1T4t4/6T4/t3T2t2t/t2t1T1Tt2/t2T1KT2tt/t3TTT3t/t4Tt3t/11/9t1/3ttt1tT2/ b 20",
+    "/2t1tttt3/1t3tT4/9t1/2t2T4t/t6Tt2/2TK2T3t/t2TTTT1tt1/1T7Tt/7T3/4tt5/3ttttt3/ b 24",
+    "/3ttt1t3/4T6/10T/t3t1tt1t1/tT2T1T2Tt/tt1TTKT3t/t4TTt1t1/2t2T4t/4t6/1t9/3t1tt4/ b 28",
+    "/5tt4/5tTt3/3t7/3Tt1t4/t5Tt2T/t1T1TKT3t/t1t1TT1t2t/tt7Tt/9t1/6t4/1t2ttTt3/ b 17",
+    "/1tt1t1tt3/t5TT3/3t7/t3Tt4t/t1t2T1t3/t2TTK1T1tt/T1TT6t/1t9/t6T3/3t7/3tttt4/ b 19",
+    "/3tttt4/1T2T5t/11/8t2/tT4Tt2t/tt1tTKTt3/1tTT1TT3t/2t1t4Tt/5tt4/2t8/4t3tt1/ b 27",
+    "/3tt2t3/2tT5T1/10t/3t2tt2t/2t1TTT2Tt/tt2TKT2t1/t3T5t/tT1t7/6T4/5t5/2Tttttt3/ b 44",
+    NULL,
+};
+
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx)
 {
     struct fetlar_engine *e = eng;
     (void)info;
     (void)ctx;
-    return abp_bench(&e->p, depth > 0 ? depth : 6, 12, 4, 5000, ms);
+    return abp_bench(&e->p, depth > 0 ? depth : FETLAR_BENCH_DEPTH, fetlar_bench_positions, ms);
 }
 
 static const struct opt_spec options[] = {
     AB_PLAYER_OPTIONS(struct fetlar_engine, p),
-    AB_PLAYER_CONTEMPT(struct fetlar_engine, p, "200"),
+    AB_PLAYER_CONTEMPT(struct fetlar_engine, p, FETLAR_DEFAULT_CONTEMPT),
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -279,7 +279,7 @@ int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
                 hot[to] = 1;
         }
     }
-    gmove mv[512];
+    gmove mv[FETLAR_MAX_MOVES];
     int n = fetlar_gen(s, mv, 512), k = 0;
     for (int i = 0; i < n && k < max; i++) {
         int to = FETLAR_TO(mv[i]);

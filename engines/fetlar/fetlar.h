@@ -11,8 +11,12 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "fetlar_api.h" /* the game and engine objects */
 
 #define FETLAR_N 11
+/* Slides of the side to move end on an empty square, which at most four
+ * pieces (the nearest in each direction) reach: 4 x 121. */
+#define FETLAR_MAX_MOVES (4 * FETLAR_N * FETLAR_N)
 #define FETLAR_SQ 121
 #define FETLAR_THRONE 60 /* f6 */
 #define FETLAR_NOSQ 255
@@ -38,7 +42,6 @@ struct fetlar_state {
 #define FETLAR_FROM(m) ((int)((m)&0xff))
 #define FETLAR_TO(m) ((int)(((m) >> 8) & 0xff))
 
-extern const struct game fetlar_game;
 extern const char fetlar_start_pos[];
 
 /* Tables shared with the evaluation. */

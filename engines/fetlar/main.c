@@ -1,6 +1,5 @@
 /* main.c - medan-fetlar: the Fetlar Hnefatafl engine. */
 #include "../../protocol/mep.h"
-
-extern const struct engine fetlar_engine;
+#include "fetlar_api.h"
 
 int main(int argc, char **argv) { return mep_main(&fetlar_engine, argc, argv); }

@@ -8,7 +8,7 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/ab.h"
-#include "../../search/player.h"
+#include "../common/player.h"
 #include "eval.h"
 #include "loa.h"
 
@@ -92,13 +92,32 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
     return 0;
 }
 
-/* Bench: the start and 11 middlegames reached by seeded random play. */
+/* Bench: fixed-depth searches of these positions, the start and 11 from
+ * random play (3 to 33 plies), written out: the fingerprint depends on the
+ * search alone, not on the order the move generator yields moves in. */
+#define LOA_BENCH_DEPTH 8
+const char *const loa_bench_positions[] = {
+    "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b",
+    "1bbbbb2/w6w/w5bw/w6w/w6w/2wb3w/w6w/1bbbb1b1 w",
+    "1bb1bbb1/w6w/5b1w/w6w/w1w4w/w7/w4w2/1bbbbwb1 b",
+    "1b2b1b1/w1b2b1w/w3b2w/4w2w/2w4w/2wb3w/w7/1bb1b1b1 w",
+    "1wbbbbbb/8/w6w/w4w2/w4w1w/w2bbw2/w7/b1bb1w2 b",
+    "1b1bbb2/5w2/b6w/w6w/w1w3w1/w2b3b/5b1w/wbwb2b1 w",
+    "3b2b1/w3b1w1/w1b5/wb2wb2/w1w3ww/1bb4w/1w5w/2bb1bb1 b",
+    "2bb2b1/6w1/wb6/7w/w1w1bww1/4w2b/w2b4/1bbb4 w",
+    "b2bbbw1/2w3b1/b6w/b6w/2b2w2/w2b3w/w1w2b2/1b3b1w b",
+    "3w4/ww3w1w/1w1b1bb1/2b2wb1/w6w/7b/8/2wbb1b1 w",
+    "1bbb4/w4w2/b7/5b1w/2w1b3/2w4b/wwb1w3/2b1b1b1 b",
+    "3w2w1/1bw1w3/1bw5/5w2/5w2/1w4b1/w6w/3b1bb1 w",
+    NULL,
+};
+
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx)
 {
     struct loa_engine *e = eng;
     (void)info;
     (void)ctx;
-    return abp_bench(&e->p, depth > 0 ? depth : 8, 12, 3, 1000, ms);
+    return abp_bench(&e->p, depth > 0 ? depth : LOA_BENCH_DEPTH, loa_bench_positions, ms);
 }
 
 static const struct opt_spec options[] = {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "loa_api.h" /* the game and engine objects */
 
 enum { LOA_BLACK = 0, LOA_WHITE = 1 };
 
@@ -21,9 +22,8 @@ struct loa_state {
 #define LOA_TO(m) ((int)(((m) >> 6) & 63))
 #define LOA_CAP(m) ((int)(((m) >> 12) & 1))
 #define LOA_MOVE(f, t, c) ((gmove)((f) | ((t) << 6) | ((c) << 12)))
-#define LOA_MAX_MOVES 256
+#define LOA_MAX_MOVES 96 /* 12 pieces x one move per direction (8) */
 
-extern const struct game loa_game;
 extern const char *const LOA_START;
 
 /* For the engine: fast primitives. */
@@ -40,7 +40,6 @@ void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob);
 void loa_play(struct loa_state *s, gmove m);
 int loa_connected(uint64_t bb);                              /* one group? */
 int loa_groups(uint64_t bb);                                 /* group count */
-uint64_t loa_neighbours(uint64_t bb);                        /* 8-dilation minus bb */
 /* Game over without history: 1 = side to move has won, -1 = lost, 0 = no. */
 int loa_decided(const struct loa_state *s);
 uint64_t loa_zobrist_side(void);

@@ -1,5 +1,6 @@
 /* engine.c - the Palagan player behind medan-palagan: MCTS (mcts.c), plus
  * the greedy and random baselines of the Strategy option. */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,34 +81,43 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
 }
 
 /* bench: a fixed MCTS search (`depth` thousand simulations each, default
- * 2) from 6 positions: the N = 5 and N = 7 starts and 4 positions reached by
- * seeded random turns, the tree seeded the same way every time.  Returns the
- * total tree size (nodes created), a fingerprint of the search: any change
- * to the simulations, priors, expansion or playouts changes it.  Fixed
- * forever: changing the positions or seeds changes the fingerprint. */
+ * 2) from each of these positions, the tree seeded the same way every time:
+ * the N = 5 and N = 7 starts and 4 positions from random turns (6 and 12
+ * at N = 5, 8 at N = 6, 10 at N = 7), written out so that the fingerprint
+ * depends on the search alone.  Returns the total tree size (nodes
+ * created), a fingerprint of the search: any change to the simulations,
+ * priors, expansion or playouts changes it. */
+#define PAL_BENCH_KSIMS 2
+const char *const palagan_bench_positions[] = {
+    "5/6/7/8/9/8/7/6/5 b 20/20 0/0 1 0 0",
+    "7/8/9/10/11/12/13/12/11/10/9/8/7 b 20/20 0/0 1 0 0",
+    "5/5w/5w1/4w3/b6bw/1w5b/4w2/6/4b b 16/14 0/0 0 0 0",
+    "2w1b/5b/b1w1b2/1b1b4/1w1bb3w/2ww4/b1w4/4w1/1b3 b 10/12 0/0 0 1 0",
+    "5b/wb5/8/4b4/5b2w1/2w8/1b8/3b3w1/1w3w2/6w/5w b 14/12 0/0 0 0 0",
+    "7/6w1/7b1/10/9b1/2b9/www4b5/12/w10/w4w4/1b2w4/8/b3w1b b 13/11 0/0 0 0 0",
+    NULL,
+};
+
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn infofn, void *ctx)
 {
     struct pal_engine *e = eng;
-    static const struct { int n, turns; } pos[] = {{5, 0}, {7, 0}, {5, 6}, {5, 12}, {6, 8}, {7, 10}};
-    uint64_t sims = (uint64_t)(depth > 0 ? depth : 2) * 1000, total = 0, totsims = 0;
+    uint64_t sims = (uint64_t)(depth > 0 ? depth : PAL_BENCH_KSIMS) * 1000, total = 0, totsims = 0;
+    game_config_buf cfg;
     int64_t t0 = now_us();
-    for (size_t i = 0; i < ARRAY_LEN(pos); i++) {
+    palagan_game.config_default(cfg.b);
+    for (size_t i = 0; palagan_bench_positions[i]; i++) {
         struct pal_state s;
-        struct rng r;
-        char line[160];
-        rng_seed(&r, 4242 + i);
-        pal_start(&s, pos[i].n);
-        for (int k = 0; k < pos[i].turns && !pal_over(&s); k++)
-            pal_play_turn(pal_geom(s.n), &s, pal_random_turn(&s, &r));
-        if (pal_over(&s))
-            continue;
+        char line[160], err[GAME_ERR_LEN];
+        int rc = palagan_game.parse_pos(&s, cfg.b, palagan_bench_positions[i], err, sizeof err);
+        assert(rc == GAME_OK); /* a fixed table, checked by test_mep's bench test */
+        (void)rc;
         mc_seed(&e->mc, 1);
         mc_search_sims(&e->mc, &s, sims);
         total += e->mc.nnodes - 1;
         totsims += e->mc.sims;
         if (infofn) {
-            snprintf(line, sizeof line, "string bench position %zu size %d turns %d nodes %u",
-                     i + 1, pos[i].n, pos[i].turns, e->mc.nnodes - 1);
+            snprintf(line, sizeof line, "string bench position %zu size %d nodes %u", i + 1, s.n,
+                     e->mc.nnodes - 1);
             infofn(ctx, line);
         }
     }

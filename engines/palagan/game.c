@@ -445,6 +445,7 @@ const struct game palagan_game = {
     .state_size = sizeof(struct pal_state),
     .config_size = sizeof(struct pal_config),
     .params_help = "size=4..9",
+    .max_moves = PAL_MAX_TURNS,
     .config_default = cfg_default,
     .config_set = cfg_set,
     .config_format = cfg_format,

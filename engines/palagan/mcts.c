@@ -13,11 +13,11 @@
 #define MC_INFO_US 1000000 /* an info line every second */
 
 static const struct mc_params default_params = {
-    .uct_c = 0.20,
-    .rave_bias = 0.002,
-    .expand_at = 2,
-    .prior_n = 12,
-    .margin = 0.1,
+    .uct_c = MC_UCT_C,
+    .rave_bias = MC_RAVE_BIAS,
+    .expand_at = MC_EXPAND_AT,
+    .prior_n = MC_PRIOR_N,
+    .margin = MC_MARGIN,
 };
 
 void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
@@ -81,7 +81,7 @@ static float black_val(const struct mcts *t, int diff)
 {
     double m = t->par.margin;
     double base = diff > 0 ? 1.0 : diff < 0 ? 0.0 : 0.5;
-    return (float)((1 - m) * base + m * (0.5 + 0.5 * tanh(diff / 6.0)));
+    return (float)((1 - m) * base + m * (0.5 + 0.5 * tanh(diff / MC_MARGIN_SCALE)));
 }
 
 static inline float side_val(float vb, int side) { return side == 0 ? vb : 1.0f - vb; }
@@ -133,17 +133,17 @@ static float prior_value(const struct pal_geom *g, const struct pal_state *befor
     int sh[2][3];
     pal_shape(g, c, sh);
     int got = c->captures[me] - before->captures[me];
-    double v = 0.5 + 0.1 * got;
+    double v = 0.5 + MC_PRIOR_CAPTURE * got;
     if (turn_ends) {
         /* the opponent now has two maneuvers: one or two liberties are lost */
-        v -= 0.05 * (sh[me][0] + sh[me][1]);
-        v += 0.01 * (sh[me ^ 1][0] + sh[me ^ 1][1]);
+        v -= MC_PRIOR_OWN_WEAK * (sh[me][0] + sh[me][1]);
+        v += MC_PRIOR_THEIR_WEAK * (sh[me ^ 1][0] + sh[me ^ 1][1]);
     } else {
         /* one maneuver left: a one-liberty enemy cluster is ours */
-        v += 0.05 * sh[me ^ 1][0] - 0.02 * sh[me][0];
+        v += MC_PRIOR_TAKE_NEXT * sh[me ^ 1][0] - MC_PRIOR_OWN_ATARI * sh[me][0];
     }
-    v += 0.002 * (sh[me][2] - sh[me ^ 1][2]);
-    return (float)(v < 0.05 ? 0.05 : v > 0.95 ? 0.95 : v);
+    v += MC_PRIOR_LIBERTY * (sh[me][2] - sh[me ^ 1][2]);
+    return (float)(v < MC_PRIOR_MIN ? MC_PRIOR_MIN : v > MC_PRIOR_MAX ? MC_PRIOR_MAX : v);
 }
 
 /* Generate the edges of a node.  false when the edge pool is full. */
@@ -193,7 +193,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_node *node)
             v = sg < 0 ? -1.0 : 0.5; /* proven draw: no exploration */
         } else {
             double n = e->n, an = e->an;
-            double q = n > 0 ? e->w / n : 0.6; /* first-play urgency */
+            double q = n > 0 ? e->w / n : MC_FPU; /* first-play urgency */
             if (an > 0) {
                 double beta = an / (an + n + b * an * n);
                 q = (1 - beta) * q + beta * (e->aw / an);

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../../core/util.h"
-#include "../../protocol/engine.h"
+#include "../../search/request.h"
 #include "palagan.h"
 
 struct mc_edge {
@@ -34,6 +34,28 @@ struct mc_node {
     int8_t proven;    /* 0 unknown, else final capture difference (black - white) + 64 */
     uint8_t pad[3];
 };
+
+/* ---- tunables, named (the defaults of struct mc_params, then the rest) -- */
+#define MC_UCT_C 0.20         /* exploration constant of UCT */
+#define MC_RAVE_BIAS 0.002    /* b^2 of Gelly & Silver's RAVE beta */
+#define MC_EXPAND_AT 2        /* visits before a leaf gets its edges */
+#define MC_PRIOR_N 12         /* weight of the heuristic prior, in visits */
+#define MC_MARGIN 0.1         /* share of a result given by the capture margin */
+#define MC_MARGIN_SCALE 6.0   /* captures for tanh of the margin to reach 0.76 */
+#define MC_FPU 0.6            /* value of an unvisited edge (first-play urgency) */
+/* The prior of a maneuver's result for its mover (pal_shape's counts): 0.5,
+ * plus per capture; when the turn ends, minus per own piece in a cluster of
+ * one or two liberties and plus per such enemy piece; with a maneuver left,
+ * plus per enemy piece in a one-liberty cluster and minus per own one; plus
+ * per liberty of difference; kept in [min, max]. */
+#define MC_PRIOR_CAPTURE 0.1
+#define MC_PRIOR_OWN_WEAK 0.05
+#define MC_PRIOR_THEIR_WEAK 0.01
+#define MC_PRIOR_TAKE_NEXT 0.05
+#define MC_PRIOR_OWN_ATARI 0.02
+#define MC_PRIOR_LIBERTY 0.002
+#define MC_PRIOR_MIN 0.05
+#define MC_PRIOR_MAX 0.95
 
 struct mc_params {
     double uct_c;     /* exploration */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "palagan_api.h" /* the game and engine objects */
 
 /* A set of cells: 4 words (217 cells for N = 9).  The hot code works on
  * only the words a size needs (rules_core.h, instantiated for 1, 2, 4). */
@@ -46,6 +47,8 @@ typedef uint32_t pal_man;
 
 /* Largest number of maneuvers at one point: 217 summons + 20 pieces x 6. */
 #define PAL_MAX_MAN 344
+/* Turns: the pass, one maneuver, or two. */
+#define PAL_MAX_TURNS (1 + PAL_MAX_MAN + PAL_MAX_MAN * PAL_MAX_MAN)
 
 struct pal_geom {
     int n, d, ncells;
@@ -184,7 +187,5 @@ int pal_count_turns(const struct pal_state *s);
 void pal_cell_name(const struct pal_geom *g, int c, char *buf);
 void pal_format_man(const struct pal_geom *g, pal_man m, char *buf);
 void pal_format_turn(const struct pal_geom *g, gmove t, char *buf, size_t n);
-
-extern const struct game palagan_game;
 
 #endif

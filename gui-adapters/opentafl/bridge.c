@@ -23,13 +23,12 @@
 #include <unistd.h>
 
 #include "../../core/util.h"
+#include "../../engines/fetlar/fetlar_api.h"
 #include "../../protocol/mep.h"
 #include "../../search/timeman.h"
-#include "mepclient.h"
+#include "control/proc.h"
 #include "otbudget.h"
 #include "otrules.h"
-
-extern const struct game fetlar_game;
 
 #define MAX_CHILD_ARGS 256
 #define STALE_WAIT_MS 500   /* for the move of a stopped search */
@@ -37,14 +36,18 @@ extern const struct game fetlar_game;
 #define JUNK_SHOWN 200      /* other child lines copied to stderr per go */
 #define JUNK_FLOOD 100000   /* lines without a move: the child is broken */
 #define POLL_MS 4           /* how often the stop flag is looked at */
+#define WRITE_MS 10000      /* a write to a child that does not read */
 
 struct bridge {
     int64_t seed;
+    char strategy[OPT_STR_LEN];
 };
 
 static const struct opt_spec bridge_options[] = {
     {"Seed", OPT_SPIN, "0", 0, INT64_MAX, NULL, offsetof(struct bridge, seed),
      "seeds the bridge's fallback move (the child's own play is not seeded)"},
+    {"Strategy", OPT_COMBO, "opentafl", 0, 0, "opentafl random", offsetof(struct bridge, strategy),
+     "opentafl (ask the child), or random: a seeded random legal move, the child not asked"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 
@@ -56,7 +59,7 @@ static struct {
     struct ot_budget_cfg cfg;
     int64_t hello_ms;
     /* the child */
-    struct mepc ch;
+    struct ctl_proc ch;
     int64_t last_line_us; /* when the child last wrote a line */
     int played;           /* a `play` since the last `rules` */
     int asked;            /* a `play` of this go is unanswered */
@@ -75,12 +78,12 @@ static struct {
 static void childf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void childf(const char *fmt, ...)
 {
-    char line[MEPC_LINE];
+    char line[CTL_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (mepc_send(&B.ch, "%s", line) != 0) {
+    if (ctl_proc_send(&B.ch, now_us() + WRITE_MS * 1000, line) != 0) {
         fprintf(stderr, "medan-otbridge: cannot write to the child (%s)\n",
                 strerror(errno));
         /* its exit shows up as end of output on the next read */
@@ -101,17 +104,17 @@ static void fail(const char *fmt, ...)
     fprintf(stderr, "medan-otbridge: %s\n", msg);
     fprintf(stdout, "error not_supported the OpenTafl engine failed: %s\n", msg);
     fflush(stdout);
-    mepc_finish(&B.ch, NULL, 0);
+    ctl_proc_kill(&B.ch); /* and every process of its group */
     _exit(2);
 }
 
 static void child_gone(void)
 {
-    int st = mepc_finish(&B.ch, NULL, 200);
-    if (st != -1 && WIFEXITED(st))
-        fail("the child exited (status %d)", WEXITSTATUS(st));
-    if (st != -1 && WIFSIGNALED(st))
-        fail("the child was killed by signal %d", WTERMSIG(st));
+    ctl_proc_close_input(&B.ch);
+    if (ctl_proc_wait(&B.ch, now_us() + 200000) && B.ch.exit_code >= 0)
+        fail("the child exited (status %d)", B.ch.exit_code);
+    if (B.ch.exited && B.ch.exit_code < 0)
+        fail("the child was killed by signal %d", -B.ch.exit_code);
     fail("the child closed its output");
 }
 
@@ -119,12 +122,12 @@ static void child_gone(void)
  * is fatal. */
 static int child_line(char *line, size_t n, int ms)
 {
-    int r = mepc_line(&B.ch, line, n, ms);
-    if (r == 0)
+    int r = ctl_proc_read(&B.ch, now_us() + (int64_t)ms * 1000, line, n);
+    if (r == CTL_IO_EOF)
         child_gone();
-    if (r == 1)
+    if (r == CTL_IO_LINE)
         B.last_line_us = now_us();
-    return r == 1;
+    return r == CTL_IO_LINE;
 }
 
 /* What a child line is, for the waits below. */
@@ -203,7 +206,7 @@ static void drop_late(const char *move)
  * quiet for `settle` ms.  Returns early when stop is set. */
 static void settle(const struct search_req *req)
 {
-    char line[MEPC_LINE];
+    char line[CTL_LINE_MAX];
     int64_t t0 = now_us();
     int64_t stale_until =
         B.stale && !B.stale_waited && B.late != 0 ? t0 + STALE_WAIT_MS * 1000 : 0;
@@ -235,13 +238,14 @@ static void settle(const struct search_req *req)
 
 static void make_rules(void)
 {
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+    game_config_buf cfg;
+    game_state_buf st;
     char fen[1024];
-    fetlar_game.config_default(cfg);
-    fetlar_game.start(st, cfg);
-    fetlar_game.format_pos(st, fen, sizeof fen);
+    fetlar_game.config_default(cfg.b);
+    fetlar_game.start(st.b, cfg.b);
+    fetlar_game.format_pos(st.b, fen, sizeof fen);
     fen[strcspn(fen, " ")] = '\0';
-    ot_rules_fetlar(fen, fetlar_game.to_move(st) == 1, B.rules, sizeof B.rules);
+    ot_rules_fetlar(fen, fetlar_game.to_move(st.b) == 1, B.rules, sizeof B.rules);
 }
 
 static void b_newgame(void *eng)
@@ -254,28 +258,40 @@ static void b_newgame(void *eng)
     childf("rules %s", B.rules);
 }
 
+/* A random legal move, seeded by Seed and the position (Strategy random). */
+static gmove random_move(struct bridge *b, const struct search_req *req)
+{
+    const struct game *g = req->game;
+    gmove *moves = game_move_buf(g), m = GAME_MOVE_NONE;
+    int n = game_gen_moves(g, req->pos, moves);
+    if (n > 0) {
+        struct rng rng;
+        rng_seed(&rng, mix64((uint64_t)b->seed, g->hash(req->pos)));
+        m = moves[rng_below(&rng, (uint64_t)n)];
+    }
+    free(moves);
+    return m;
+}
+
 /* A move when the child has none: one that wins at once, else a seeded
  * random one. */
 static gmove fallback(struct bridge *b, const struct search_req *req)
 {
-    static gmove moves[4096];
-    unsigned char st[GAME_MAX_STATE];
     const struct game *g = req->game;
-    int n = g->gen_moves(req->pos, moves, (int)ARRAY_LEN(moves));
+    gmove *moves = game_move_buf(g), m = GAME_MOVE_NONE;
+    game_state_buf st;
+    int n = game_gen_moves(g, req->pos, moves);
     int me = g->to_move(req->pos);
-    if (n <= 0)
-        return GAME_MOVE_NONE;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && m == GAME_MOVE_NONE; i++) {
         struct game_result r;
-        memcpy(st, req->pos, g->state_size);
-        g->play(st, moves[i]);
-        g->result(st, NULL, 0, &r);
+        memcpy(st.b, req->pos, g->state_size);
+        g->play(st.b, moves[i]);
+        g->result(st.b, NULL, 0, &r);
         if (r.over && r.rank[me - 1] == 1 && r.rank[2 - me] == 2)
-            return moves[i];
+            m = moves[i];
     }
-    struct rng rng;
-    rng_seed(&rng, mix64((uint64_t)b->seed, g->hash(req->pos)));
-    return moves[rng_below(&rng, (uint64_t)n)];
+    free(moves);
+    return m != GAME_MOVE_NONE ? m : random_move(b, req);
 }
 
 /* Stop waiting for the child (stop, or its time is up): its move if it
@@ -283,7 +299,7 @@ static gmove fallback(struct bridge *b, const struct search_req *req)
 static gmove give_up(struct bridge *b, const struct search_req *req, int timeout)
 {
     const char *why = timeout ? "the child's time is up" : "stopped";
-    char line[MEPC_LINE], reason[256], tok[64];
+    char line[CTL_LINE_MAX], reason[256], tok[64];
     const void *pos = req->pos;
     if (!B.asked)
         goto none; /* stopped before the child was asked */
@@ -334,12 +350,14 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
 {
     struct bridge *b = eng;
     const struct game *g = req->game;
-    char line[MEPC_LINE], fen[1024], why[256], lim[512];
+    char line[CTL_LINE_MAX], fen[1024], why[256], lim[512];
     int seat = g->to_move(req->pos);
     const char *side = seat == 1 ? "attackers" : "defenders";
     struct ot_budget bud;
     *ponder = GAME_MOVE_NONE;
 
+    if (strcmp(b->strategy, ENGINE_STRATEGY_RANDOM) == 0)
+        return random_move(b, req);
     settle(req);
     if (search_stopped(req))
         return give_up(b, req, 0);
@@ -510,27 +528,29 @@ static int parse_args(int argc, char **argv)
 
 static int start_child(void)
 {
-    char line[MEPC_LINE];
-    if (mepc_spawn(&B.ch, B.argv, B.dir, 0) != 0) {
-        fprintf(stderr, "medan-otbridge: cannot start %s%s%s: %s\n", B.argv[0],
-                B.dir ? " in " : "", B.dir ? B.dir : "", strerror(errno));
+    char line[CTL_LINE_MAX];
+    /* its own process group; its stderr is ours (OpenTafl's AI talks
+     * there) */
+    struct ctl_proc_opts o = {.dir = B.dir, .err_mode = CTL_STDERR_INHERIT};
+    char err[600];
+    if (ctl_proc_start(&B.ch, B.argv, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "medan-otbridge: %s\n", err);
         return -1;
     }
-    int64_t end = now_ms() + B.hello_ms;
+    int64_t end = now_us() + B.hello_ms * 1000;
     for (;;) {
-        int left = (int)(end - now_ms());
-        int r = left > 0 ? mepc_line(&B.ch, line, sizeof line, left) : -1;
-        if (r == 1 && strcmp(line, "hello") == 0)
+        int r = ctl_proc_read(&B.ch, end, line, sizeof line);
+        if (r == CTL_IO_LINE && strcmp(line, "hello") == 0)
             break;
-        if (r == 1) {
+        if (r == CTL_IO_LINE) {
             if (line[0])
                 fprintf(stderr, "medan-otbridge: child: %.500s\n", line);
             continue;
         }
         fprintf(stderr, "medan-otbridge: %s %s\n", B.argv[0],
-                r == 0 ? "ended before it said hello"
-                       : "did not say hello in time (see --hello-timeout)");
-        mepc_finish(&B.ch, NULL, 0);
+                r == CTL_IO_EOF ? "ended before it said hello"
+                                : "did not say hello in time (see --hello-timeout)");
+        ctl_proc_kill(&B.ch);
         return -1;
     }
     B.last_line_us = now_us();
@@ -548,6 +568,9 @@ int main(int argc, char **argv)
         return 2;
     char *mep_argv[] = {argv[0], NULL};
     int rc = mep_main(&bridge_engine, 1, mep_argv);
-    mepc_finish(&B.ch, "goodbye", 300);
+    /* goodbye, then 300 ms to leave before its group is killed */
+    ctl_proc_send(&B.ch, now_us() + 300000, "goodbye");
+    ctl_proc_close_input(&B.ch);
+    ctl_proc_wait(&B.ch, now_us() + 300000);
     return rc;
 }

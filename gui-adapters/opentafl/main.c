@@ -30,17 +30,18 @@
 
 #include "../../core/util.h"
 #include "../../core/version.h"
-#include "mepclient.h"
+#include "control/client.h"
 #include "otrules.h"
 
 #define MAX_MOVES 4096
 #define MOVE_LEN 16
 #define QUEUE 64
 #define DEFAULT_MOVETIME 3000
+#define ENGINE_MS 30000 /* an engine command's answer, a write to it */
 #define REBASE_QUIET 90 /* OpenTafl has no 100-ply draw: stay below it */
 
 static struct {
-    struct mepc eng;
+    struct ctl_client eng;
     int engine_ok;
     FILE *log;
     /* the game */
@@ -143,18 +144,41 @@ static void fill_input(void)
 
 /* ---- the engine ------------------------------------------------------------------- */
 
+/* Send a line to the engine (its failure shows up as the end of its
+ * output on the next read).  0 or -1. */
+static int send_eng(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int send_eng(const char *fmt, ...)
+{
+    char line[CTL_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= (int)sizeof line)
+        return -1;
+    return ctl_client_send(&A.eng, now_us() + (int64_t)ENGINE_MS * 1000, line);
+}
+
+/* A command to its final line; its other lines (not info) in payload.
+ * 0 ok, 1 error, -1 the engine is gone or hangs. */
 static int eng(const char *cmd, char *payload, size_t pn)
 {
-    char fin[512];
+    char fin[600];
     if (!A.engine_ok)
         return -1;
     logf_("e<", cmd);
-    int r = mepc_cmd(&A.eng, cmd, payload, pn, fin, sizeof fin);
-    if (r < 0)
-        A.engine_ok = 0;
-    if (r)
-        logf_("e>", r < 0 ? "(engine gone)" : fin);
-    return r;
+    int r = ctl_client_query(&A.eng, now_us() + (int64_t)ENGINE_MS * 1000, cmd,
+                             payload, pn);
+    if (r == CTL_OK)
+        return 0;
+    if (r == CTL_ERROR) {
+        snprintf(fin, sizeof fin, "error %s", A.eng.last_error);
+        logf_("e>", fin);
+        return 1;
+    }
+    A.engine_ok = 0;
+    logf_("e>", "(engine gone)");
+    return -1;
 }
 
 static void position_cmd(char *buf, size_t n)
@@ -267,10 +291,11 @@ static void handle_line(char *line);
  * the last info line of each multipv index is kept. */
 static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
 {
-    char line[MEPC_LINE];
+    char line[CTL_LINE_MAX];
     int stopped = 0;
     for (;;) {
-        while (mepc_take(&A.eng, line, sizeof line)) {
+        int r;
+        while ((r = ctl_client_take(&A.eng, line, sizeof line)) == CTL_IO_LINE) {
             if (strncmp(line, "bestmove ", 9) == 0) {
                 logf_("e>", line);
                 char *tok[4];
@@ -304,18 +329,19 @@ static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
                 }
             }
         }
-        if (A.eng.eof) {
+        if (r == CTL_IO_EOF) {
             A.engine_ok = 0;
             return -1;
         }
-        struct pollfd p[2] = {{.fd = A.eng.from_fd, .events = POLLIN},
-                              {.fd = 0, .events = POLLIN}};
-        int np = A.in_eof || A.nqueue >= QUEUE ? 1 : 2;
+        /* the engine's output and, while there is room, stdin */
+        struct pollfd p[3];
+        int ne = ctl_client_pollfds(&A.eng, p);
+        int np = ne;
+        if (!A.in_eof && A.nqueue < QUEUE)
+            p[np++] = (struct pollfd){.fd = 0, .events = POLLIN};
         if (poll(p, (nfds_t)np, 1000) < 0 && errno != EINTR)
             return -1;
-        if (p[0].revents)
-            mepc_fill(&A.eng);
-        if (np == 2 && p[1].revents) {
+        if (np > ne && p[ne].revents) {
             fill_input();
             char in[1 << 16];
             while (A.nqueue < QUEUE && take_input(in, sizeof in)) {
@@ -325,14 +351,14 @@ static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
                 if (str_prefix(in, "finish") || str_prefix(in, "goodbye") ||
                     strcmp(in, "quit") == 0) {
                     if (!stopped)
-                        mepc_send(&A.eng, "stop");
+                        send_eng("stop");
                     stopped = 1;
                 }
                 A.queue[A.nqueue++] = xstrdup(in);
             }
         }
         if (A.in_eof && !stopped) {
-            mepc_send(&A.eng, "stop");
+            send_eng("stop");
             stopped = 1;
         }
     }
@@ -409,7 +435,7 @@ static void play(int white)
     limits_for_play(lim, sizeof lim);
     snprintf(cmd, sizeof cmd, "go %s", lim);
     logf_("e<", cmd);
-    mepc_send(&A.eng, "%s", cmd);
+    send_eng("%s", cmd);
     int r = await_bestmove(best, sizeof best, NULL, 0);
     if (r == 1)
         return; /* the game was finished meanwhile */
@@ -417,7 +443,7 @@ static void play(int white)
         /* OpenTafl refused this move: take the best one it has not. */
         struct pvline pvs[17];
         memset(pvs, 0, sizeof pvs);
-        mepc_send(&A.eng, "%s multipv %d", cmd, A.nrejected + 1);
+        send_eng("%s multipv %d", cmd, A.nrejected + 1);
         r = await_bestmove(best, sizeof best, pvs, A.nrejected + 1);
         if (r == 1)
             return;
@@ -462,7 +488,7 @@ static void analyze(int nmoves, int secs)
     if (A.limits[0])
         snprintf(cmd, sizeof cmd, "go %s multipv %d", A.limits, nmoves);
     logf_("e<", cmd);
-    mepc_send(&A.eng, "%s", cmd);
+    send_eng("%s", cmd);
     int r = await_bestmove(best, sizeof best, pvs, nmoves);
     if (r == 1)
         return;
@@ -667,20 +693,19 @@ int main(int argc, char **argv)
             snprintf(engine, sizeof engine, "medan-fetlar");
     }
     out("hello");
-    A.engine_ok = mepc_start(&A.eng, engine) == 0;
-    if (A.engine_ok) { /* the handshake ends with mepok */
-        char l[MEPC_LINE];
-        int r = mepc_send(&A.eng, "mep") == 0 ? 1 : 0;
-        while (r == 1 && (r = mepc_line(&A.eng, l, sizeof l, 10000)) == 1 &&
-               strcmp(l, "mepok") != 0)
-            ;
-        A.engine_ok = r == 1;
+    {
+        /* a bare name is a file here, as for execl(): never a PATH lookup */
+        char path[PATH_MAX + 2], err[600];
+        snprintf(path, sizeof path, "%s%s", strchr(engine, '/') ? "" : "./", engine);
+        struct ctl_engine_spec spec = {.name = "engine", .cmd = path};
+        /* mep, mepok, isready, readyok; stderr to /dev/null */
+        A.engine_ok = ctl_client_start(&A.eng, &spec, NULL, 10000, err, sizeof err) == CTL_OK;
+        if (!A.engine_ok) /* nothing can be played: say so and leave */
+            logf_("#", err);
     }
-    if (!A.engine_ok) { /* nothing can be played: say so and leave */
+    if (!A.engine_ok) {
         out("error -1 Medan: cannot start the engine %s", engine);
         fprintf(stderr, "medan-opentafl: cannot start the engine %s\n", engine);
-        if (A.eng.pid > 0)
-            mepc_stop(&A.eng);
         return 1;
     }
     for (int i = 0; A.engine_ok && i < nopts; i++) {
@@ -714,8 +739,7 @@ int main(int argc, char **argv)
             break;
         fill_input();
     }
-    if (A.engine_ok || A.eng.pid > 0)
-        mepc_stop(&A.eng);
+    ctl_proc_stop(&A.eng.proc, 1000); /* quit, then kill */
     if (A.log)
         fclose(A.log);
     return 0;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../protocol/engine.h"
+#include "../../search/request.h"
 
 /* OpenTafl 0.4.8's AI (AiWorkspace.planTimeUsage/explore), given only
  * overtime periods of X ms with 2+ left, plans X - 750 ms and stops its

@@ -43,9 +43,12 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 
 static const struct game *G;
-static unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+static game_config_buf cfg_buf;
+static game_state_buf st_buf;
+static unsigned char *const cfg = cfg_buf.b, *const st = st_buf.b;
 static const char *mode = "normal";
 static int after, gos, seat_hint, delay_ms;
 static struct rng rng;
@@ -85,15 +88,17 @@ static int score_set, score_cp; /* --score CP: every move reports it */
 
 static void bestmove(void)
 {
-    gmove mv[4096];
+    gmove *mv = game_move_buf(G);
     char tok[128];
-    int n = G->gen_moves(st, mv, 4096);
+    int n = game_gen_moves(G, st, mv);
     junk();
     if (n <= 0) {
+        free(mv);
         out("bestmove pass");
         return;
     }
     G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
+    free(mv);
     if (score_set)
         out("info depth 1 score cp %d nodes 1 pv %s", score_cp, tok);
     out("%s %s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok);
@@ -108,7 +113,8 @@ static void sleep_ms(int ms)
 static int position(char *args)
 {
     char *mv = strstr(args, " moves"), err[GAME_ERR_LEN];
-    unsigned char tmp[GAME_MAX_STATE];
+    game_state_buf tmp_buf;
+    unsigned char *tmp = tmp_buf.b;
     if (mv)
         *mv = '\0';
     if (strcmp(args, "start") == 0)
@@ -128,7 +134,7 @@ static int position(char *args)
             G->play(tmp, m);
         }
     }
-    memcpy(st, tmp, sizeof st);
+    memcpy(st, tmp, G->state_size);
     return 0;
 }
 

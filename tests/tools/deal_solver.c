@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "engines/battalion/bat_rules.h"
+#include "engines/battalion/battalion.h"
 #include "referee/match.h"
 
 #define GOLDEN 0x9e3779b97f4a7c15ULL

@@ -15,18 +15,9 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 #include "protocol/engine.h"
 #include "protocol/options.h"
-
-extern const struct engine *const engine_registry[];
-
-static const struct engine *find_engine(const char *name)
-{
-    for (int i = 0; engine_registry[i]; i++)
-        if (strcmp(engine_registry[i]->game->name, name) == 0)
-            return engine_registry[i];
-    return NULL;
-}
 
 static void *make(const struct engine *e, const char *opts)
 {
@@ -56,9 +47,11 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
                    uint64_t seed, int *plies, const char **reason)
 {
     const struct game *g = e->game;
-    unsigned char cfg[GAME_MAX_CONFIG], st[GAME_MAX_STATE];
+    game_config_buf cfg_buf;
+    game_state_buf st_buf;
+    unsigned char *cfg = cfg_buf.b, *st = st_buf.b;
     static uint64_t hist[4096];
-    static gmove mv[131072];
+    gmove *mv = game_move_buf(g);
     struct game_result r;
     struct rng rng;
     int n = 0;
@@ -72,7 +65,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
         e->newgame(b);
     }
     for (int i = 0; i < 4; i++) { /* opening */
-        int k = g->gen_moves(st, mv, 131072);
+        int k = game_gen_moves(g, st, mv);
         if (k <= 0)
             break;
         hist[n++] = g->hash(st);
@@ -105,6 +98,7 @@ static double play(const struct engine *e, void *a, void *b, int a_seat, int mov
         hist[n++] = g->hash(st);
         g->play(st, m);
     }
+    free(mv);
     *plies = n;
     *reason = r.reason;
     if (r.rank[0] == r.rank[1])
@@ -124,7 +118,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: duel <game> <games> <movetime-ms> [A:opts] [B:opts] [seed]\n");
         return 2;
     }
-    if (!(e = find_engine(argv[1])))
+    if (!(e = engine_find(argv[1])))
         die("no engine for %s", argv[1]);
     games = atoi(argv[2]);
     movetime = atoi(argv[3]);

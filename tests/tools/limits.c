@@ -6,9 +6,16 @@
  *
  *   limits <bindir>
  */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
-#include "child.h"
+#include "control/proc.h"
+#include "core/util.h"
 
 #define MAXL 70000
 #define LONG_MS 60000 /* "it ends": far above MEP_EOF_GRACE_MS (10 s) */
@@ -34,24 +41,28 @@ static void check(int ok, const char *what, const char *fmt, ...)
     failures += !ok;
 }
 
-static int start(struct child *c, const char *engine, const char *arg1, const char *arg2)
+/* Start argv (stderr to /dev/null); its pipes are close-on-exec, so
+ * children started later do not hold them (its end of input comes). */
+static int start_argv(struct ctl_proc *c, char *const argv[], const char *what)
+{
+    char err[600];
+    if (ctl_proc_start(c, argv, NULL, err, sizeof err)) {
+        check(0, what, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int start(struct ctl_proc *c, const char *engine, const char *arg1, const char *arg2)
 {
     static char exe[1024];
     char *argv[4] = {exe, (char *)arg1, (char *)arg2, NULL};
     snprintf(exe, sizeof exe, "%s/%s", bindir, engine);
-    if (child_start(c, argv, "/dev/null")) {
-        check(0, engine, "cannot start %s", exe);
-        return -1;
-    }
-    /* children started later must not hold this one's pipes (its end of
-     * input would never come) */
-    fcntl(c->in, F_SETFD, FD_CLOEXEC);
-    fcntl(c->out, F_SETFD, FD_CLOEXEC);
-    return 0;
+    return start_argv(c, argv, engine);
 }
 
-static void sendf(struct child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sendf(struct child *c, const char *fmt, ...)
+static void sendf(struct ctl_proc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sendf(struct ctl_proc *c, const char *fmt, ...)
 {
     char line[MAXL];
     va_list ap;
@@ -59,20 +70,27 @@ static void sendf(struct child *c, const char *fmt, ...)
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n > 0)
-        child_send(c, line, strlen(line));
+        ctl_proc_write(c, now_us() + LONG_MS * 1000LL, line, strlen(line));
+}
+
+/* End of input, then wait up to ms for the exit: its status, or -1 when
+ * it had to be killed. */
+static int finish(struct ctl_proc *c, int ms)
+{
+    ctl_proc_close_input(c);
+    return ctl_proc_wait(c, now_us() + ms * 1000LL) ? c->exit_code : -1;
 }
 
 /* Read lines until one starts with `want`: 1, else 0 (EOF, timeout). */
-static int expect(struct child *c, const char *want, int ms, char *got, size_t n)
+static int expect(struct ctl_proc *c, const char *want, int ms, char *got, size_t n)
 {
-    char line[MAXL];
-    int64_t deadline = now_ms() + ms;
+    static char line[MAXL];
+    int64_t deadline = now_us() + ms * 1000LL;
     for (;;) {
-        int64_t left = deadline - now_ms();
-        int r = child_line(c, line, sizeof line, left > 0 ? (int)left : 0);
-        if (r != 1) {
+        int r = ctl_proc_read(c, deadline, line, sizeof line);
+        if (r != CTL_IO_LINE) {
             if (got)
-                snprintf(got, n, "%s", r == 0 ? "(end of output)" : "(timeout)");
+                snprintf(got, n, "%s", r == CTL_IO_EOF ? "(end of output)" : "(timeout)");
             return 0;
         }
         if (str_prefix(line, want)) {
@@ -83,11 +101,7 @@ static int expect(struct child *c, const char *want, int ms, char *got, size_t n
     }
 }
 
-static void close_input(struct child *c)
-{
-    close(c->in);
-    c->in = -1;
-}
+static void close_input(struct ctl_proc *c) { ctl_proc_close_input(c); }
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -98,7 +112,7 @@ static int cmp_i64(const void *a, const void *b)
 /* ---- end of input bounds every job ---------------------------------------------- */
 struct eofjob {
     const char *engine, *setup, *job, *final;
-    struct child c;
+    struct ctl_proc c;
     int started;
 };
 
@@ -140,7 +154,7 @@ static void eof_jobs(void)
             continue;
         snprintf(what, sizeof what, "%s: '%s' then end of input ends", j->engine, j->job);
         found = expect(&j->c, j->final, LONG_MS, got, sizeof got);
-        st = child_finish(&j->c, LONG_MS);
+        st = finish(&j->c, LONG_MS);
         check(found && st == 0, what, "%s, exit status %d, %lld ms after end of input",
               found ? got : "no final line", st, (long long)(now_ms() - t0));
     }
@@ -149,7 +163,7 @@ static void eof_jobs(void)
 /* ---- stop and quit during perft ------------------------------------------------- */
 static void perft_stop(const char *engine, const char *setup, int depth, int runs)
 {
-    struct child c;
+    static struct ctl_proc c;
     int64_t lat[64];
     int n = 0, fine = 1;
     char what[256], got[256] = "";
@@ -183,7 +197,7 @@ static void perft_stop(const char *engine, const char *setup, int depth, int run
     usleep(200000);
     int64_t t = now_ms();
     sendf(&c, "quit\n");
-    int st = child_finish(&c, 10000);
+    int st = finish(&c, 10000);
     snprintf(what, sizeof what, "%s %s perft %d: quit exits", engine, setup, depth);
     check(st == 0, what, "exit status %d after %lld ms", st, (long long)(now_ms() - t));
 }
@@ -191,7 +205,7 @@ static void perft_stop(const char *engine, const char *setup, int depth, int run
 /* ---- Battalion's depth ---------------------------------------------------------- */
 static void battalion_depth(void)
 {
-    struct child c;
+    static struct ctl_proc c;
     char got[256];
     int ok, st;
     if (start(&c, "medan-battalion", NULL, NULL))
@@ -199,7 +213,7 @@ static void battalion_depth(void)
     sendf(&c, "newgame players=4 seat=1\ngo depth 2\n");
     ok = expect(&c, "bestmove", LONG_MS, got, sizeof got);
     sendf(&c, "quit\n");
-    st = child_finish(&c, 10000);
+    st = finish(&c, 10000);
     check(ok && st == 0, "medan-battalion: go depth 2 answers (input kept open)", "%s", got);
 
     const char *args[][2] = {{"analyze", NULL}, {"analyze", "--depth"}};
@@ -213,13 +227,11 @@ static void battalion_depth(void)
         }
         snprintf(what, sizeof what, "medan-battalion %s ends", args[i][1] ? "analyze --depth 3"
                                                                           : "analyze");
-        if (child_start(&c, argv, "/dev/null")) {
-            check(0, what, "cannot start");
+        if (start_argv(&c, argv, what))
             continue;
-        }
         close_input(&c);
         ok = expect(&c, "bestmove", LONG_MS, got, sizeof got);
-        st = child_finish(&c, 10000);
+        st = finish(&c, 10000);
         check(ok && st == 0, what, "%s, exit status %d", got, st);
     }
 }
@@ -242,7 +254,7 @@ static long rss_kb(pid_t pid)
 
 static void long_line(void)
 {
-    struct child c;
+    static struct ctl_proc c;
     static char chunk[1 << 16];
     size_t total = 100u << 20;
     char got[256] = "", got2[256] = "";
@@ -256,14 +268,14 @@ static void long_line(void)
     memset(chunk, 'x', sizeof chunk);
     sendf(&c, "ping ");
     for (size_t sent = 0; sent < total; sent += sizeof chunk)
-        if (child_send(&c, chunk, sizeof chunk))
+        if (ctl_proc_write(&c, now_us() + LONG_MS * 1000LL, chunk, sizeof chunk))
             break;
     sendf(&c, "\nping z\n");
     ok = expect(&c, "error syntax line longer than 65535 bytes", LONG_MS, got, sizeof got) &&
          expect(&c, "pong z", LONG_MS, got2, sizeof got2);
     after = rss_kb(c.pid);
     sendf(&c, "quit\n");
-    int st = child_finish(&c, 10000);
+    int st = finish(&c, 10000);
     check(ok && st == 0 && before > 0 && after > 0 && after - before < 32 * 1024,
           "medan-loa: a 100 MB line is refused and not kept in memory",
           "'%s' '%s', RSS %ld kB before, %ld kB after", got, got2, before, after);
@@ -277,7 +289,7 @@ static void hash_rlimit(const char *engine)
      * here (the unit test's injected allocator covers this build) */
     (void)engine;
 #else
-    struct child c;
+    static struct ctl_proc c;
     struct rlimit old, lim;
     char got[256] = "", got2[256] = "", what[128];
     int ok, st;
@@ -296,7 +308,7 @@ static void hash_rlimit(const char *engine)
     sendf(&c, "go depth 3\n");
     ok = ok && expect(&c, "bestmove", LONG_MS, got2, sizeof got2);
     sendf(&c, "quit\n");
-    st = child_finish(&c, 10000);
+    st = finish(&c, 10000);
     snprintf(what, sizeof what, "%s: Hash 4096 under a 1 GiB address-space limit", engine);
     check(ok && st == 0, what, "'%s', then '%s', exit status %d", got, got2, st);
 #endif

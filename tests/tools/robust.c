@@ -16,8 +16,13 @@
  * Hash sizes at 64 MiB so every line stays cheap.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "child.h"
+#include "control/client.h"
+#include "control/proc.h"
+#include "core/util.h"
 
 #define MAXL 70000
 #define DEADLINE_MS 20000
@@ -190,7 +195,20 @@ static int blank_line(const char *s)
     return *s == '\0' || *s == '#';
 }
 
-static struct child C;
+static struct ctl_proc C;
+
+/* Raw bytes to the engine (a line may hold any byte but NUL and '\n'). */
+static void send_raw(const char *s, size_t n)
+{
+    ctl_proc_write(&C, now_us() + DEADLINE_MS * 1000LL, s, n);
+}
+
+/* One line within the deadline: 1, 0 at end of output, -1 on timeout. */
+static int child_line(char *line, size_t n)
+{
+    int r = ctl_proc_read(&C, now_us() + DEADLINE_MS * 1000LL, line, n);
+    return r == CTL_IO_LINE ? 1 : r == CTL_IO_EOF ? 0 : -1;
+}
 static char got[MAXL];
 static long lineno;
 
@@ -213,7 +231,7 @@ static void ascii_only(const char *out, const char *line)
 static int read_until(const char *prefix, char finals[][256], int *nfin, const char *line)
 {
     for (;;) {
-        int r = child_line(&C, got, sizeof got, DEADLINE_MS);
+        int r = child_line(got, sizeof got);
         if (r == 0)
             fatal("the engine died", line);
         if (r < 0)
@@ -221,7 +239,7 @@ static int read_until(const char *prefix, char finals[][256], int *nfin, const c
         ascii_only(got, line);
         if (strncmp(got, prefix, strlen(prefix)) == 0)
             return 0;
-        if (is_final(got) && *nfin < 8)
+        if (ctl_is_final(got) && *nfin < 8)
             snprintf(finals[(*nfin)++], 256, "%.250s", got);
     }
 }
@@ -231,16 +249,16 @@ static void get_fen(char *fen, size_t n, const char *line)
     char finals[8][256];
     int nfin = 0;
     fen[0] = '\0';
-    child_send(&C, "fen\n", 4);
+    send_raw("fen\n", 4);
     for (;;) {
-        int r = child_line(&C, got, sizeof got, DEADLINE_MS);
+        int r = child_line(got, sizeof got);
         if (r == 0)
             fatal("the engine died", line);
         if (r < 0)
             fatal("no answer to fen (hang)", line);
         if (strncmp(got, "fen ", 4) == 0)
             snprintf(fen, n, "%s", got + 4);
-        if (is_final(got)) {
+        if (ctl_is_final(got)) {
             if (strcmp(got, "ok") != 0)
                 fatal("fen did not answer ok", line);
             break;
@@ -252,10 +270,10 @@ static void get_fen(char *fen, size_t n, const char *line)
 
 static void refresh_moves(const char *line)
 {
-    child_send(&C, "legalmoves\n", 11);
+    send_raw("legalmoves\n", 11);
     nmoves = 0;
     for (;;) {
-        int r = child_line(&C, got, sizeof got, DEADLINE_MS);
+        int r = child_line(got, sizeof got);
         if (r <= 0)
             fatal("no answer to legalmoves", line);
         if (strncmp(got, "moves", 5) == 0) {
@@ -264,7 +282,7 @@ static void refresh_moves(const char *line)
             for (int i = 1; i < n && nmoves < 4096; i++)
                 snprintf(moves[nmoves++], 64, "%s", tok[i]);
         }
-        if (is_final(got))
+        if (ctl_is_final(got))
             break;
     }
 }
@@ -286,8 +304,11 @@ int main(int argc, char **argv)
     load_corpus(argv[2]);
     cargv[0] = argv[1];
     cargv[1] = NULL;
-    if (child_start(&C, cargv, "/dev/null"))
-        die("cannot start %s", argv[1]);
+    {
+        char err[600];
+        if (ctl_proc_start(&C, cargv, NULL, err, sizeof err)) /* stderr: /dev/null */
+            die("%s", err);
+    }
     get_fen(before, sizeof before, "(start)");
     refresh_moves("(start)");
     for (lineno = 1; lineno <= total; lineno++) {
@@ -322,14 +343,14 @@ int main(int argc, char **argv)
         int nfin = 0;
         size_t l = strlen(line);
         line[l] = '\n';
-        child_send(&C, line, l + 1);
+        send_raw(line, l + 1);
         line[l] = '\0';
         if (is_go) {
-            child_send(&C, "stop\n", 5);
+            send_raw("stop\n", 5);
             gos++;
         }
         snprintf(ping, sizeof ping, "ping p%ld\n", lineno);
-        child_send(&C, ping, strlen(ping));
+        send_raw(ping, strlen(ping));
         ping[strlen(ping) - 1] = '\0';
         char pong[64];
         snprintf(pong, sizeof pong, "pong p%ld", lineno);
@@ -338,10 +359,10 @@ int main(int argc, char **argv)
         if (!blank && !is_go && nfin == 0 &&
             (str_prefix(line, "perft") || str_prefix(line, "divide"))) {
             for (;;) {
-                int rr = child_line(&C, got, sizeof got, DEADLINE_MS);
+                int rr = child_line(got, sizeof got);
                 if (rr <= 0)
                     fatal(rr ? "perft gave no final line (hang)" : "the engine died", line);
-                if (is_final(got)) {
+                if (ctl_is_final(got)) {
                     snprintf(finals[nfin++], 256, "%.250s", got);
                     break;
                 }
@@ -370,10 +391,14 @@ int main(int argc, char **argv)
             refresh_moves(line);
         snprintf(before, sizeof before, "%s", after);
     }
-    child_send(&C, "quit\n", 5);
-    int st = child_finish(&C, 20000);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "robust: engine did not exit cleanly at the end (status %d)\n", st);
+    send_raw("quit\n", 5);
+    ctl_proc_close_input(&C);
+    int by_itself = ctl_proc_wait(&C, now_us() + 20000000);
+    if (!by_itself || C.exit_code != 0) {
+        char why[64];
+        ctl_proc_exit_text(&C, why, sizeof why);
+        fprintf(stderr, "robust: engine did not exit cleanly at the end (%s)\n",
+                by_itself ? why : "no exit within 20 s: killed");
         return 1;
     }
     printf("robust %s: %ld lines, %ld ok, %ld errors, %ld go; all answered, errors changed "

@@ -16,8 +16,13 @@
  */
 #include <fnmatch.h>
 #include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "child.h"
+#include "control/client.h"
+#include "control/proc.h"
+#include "core/util.h"
 
 #define MAXL 70000
 #define TIMEOUT_MS 60000
@@ -107,8 +112,9 @@ static int run(const char *bindir, const char *path)
     char line[MAXL], engine[512] = "", exe[1024], got[MAXL], dir[1024];
     struct lines expect = {0}, output = {0};
     int keep_info = 0, lineno = 0, fail = 0;
-    struct child c;
-    char *argv[2];
+    static struct ctl_proc c;
+    struct ctl_proc_opts inherit = {.err_mode = CTL_STDERR_INHERIT};
+    char *argv[2], err[600];
     if (!f) {
         fprintf(stderr, "transcript: cannot open %s\n", path);
         return 1;
@@ -127,8 +133,8 @@ static int run(const char *bindir, const char *path)
     snprintf(exe, sizeof exe, "%s/%s", bindir, engine);
     argv[0] = exe;
     argv[1] = NULL;
-    if (child_start(&c, argv, NULL)) {
-        fprintf(stderr, "transcript: cannot start %s\n", exe);
+    if (ctl_proc_start(&c, argv, &inherit, err, sizeof err)) {
+        fprintf(stderr, "transcript: %s\n", err);
         return 1;
     }
     while (fgets(line, sizeof line, f)) {
@@ -141,9 +147,7 @@ static int run(const char *bindir, const char *path)
             const char *cmd = line + (async ? 2 : 1);
             while (*cmd == ' ')
                 cmd++;
-            char sendbuf[MAXL + 2];
-            snprintf(sendbuf, sizeof sendbuf, "%s\n", cmd);
-            if (child_send(&c, sendbuf, strlen(sendbuf))) {
+            if (ctl_proc_send(&c, now_us() + TIMEOUT_MS * 1000LL, cmd)) {
                 fprintf(stderr, "%s:%d: engine closed its input\n", path, lineno);
                 fail = 1;
                 break;
@@ -152,18 +156,17 @@ static int run(const char *bindir, const char *path)
                 continue;
             /* one deadline per command: info lines do not extend it (a
              * search that never ends fails instead of hanging the run) */
-            int64_t deadline = now_ms() + TIMEOUT_MS;
+            int64_t deadline = now_us() + TIMEOUT_MS * 1000LL;
             for (;;) {
-                int64_t left = deadline - now_ms();
-                int r = child_line(&c, got, sizeof got, left > 0 ? (int)left : 0);
-                if (r == 0) {
+                int r = ctl_proc_read(&c, deadline, got, sizeof got);
+                if (r == CTL_IO_EOF) {
                     if (strncmp(cmd, "quit", 4) != 0) {
                         fprintf(stderr, "%s:%d: engine exited during '%s'\n", path, lineno, cmd);
                         fail = 1;
                     }
                     break;
                 }
-                if (r < 0) {
+                if (r == CTL_IO_TIMEOUT) {
                     fprintf(stderr, "%s:%d: no final line for '%s' within %d s\n", path, lineno,
                             cmd, TIMEOUT_MS / 1000);
                     fail = 1;
@@ -172,7 +175,7 @@ static int run(const char *bindir, const char *path)
                 if (!keep_info && strncmp(got, "info ", 5) == 0)
                     continue;
                 add(&output, got, lineno);
-                if (is_final(got))
+                if (ctl_is_final(got))
                     break;
             }
             if (fail)
@@ -181,10 +184,14 @@ static int run(const char *bindir, const char *path)
             add(&expect, line, lineno);
     }
     fclose(f);
-    child_send(&c, "quit\n", 5);
-    int st = child_finish(&c, 10000);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "%s: engine did not exit cleanly (status %d)\n", path, st);
+    ctl_proc_send(&c, now_us() + 10000000, "quit");
+    ctl_proc_close_input(&c);
+    int by_itself = ctl_proc_wait(&c, now_us() + 10000000);
+    if (!by_itself || c.exit_code != 0) {
+        char why[64];
+        ctl_proc_exit_text(&c, why, sizeof why);
+        fprintf(stderr, "%s: engine did not exit cleanly (%s)\n", path,
+                by_itself ? why : "no exit within 10 s: killed");
         fail = 1;
     }
     if (compare(path, &expect, &output))

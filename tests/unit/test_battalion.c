@@ -12,7 +12,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
-#include "engines/battalion/bat_rules.h"
+#include "engines/battalion/battalion.h"
 
 static const struct game *G = &battalion_game;
 static char err[GAME_ERR_LEN];
@@ -284,12 +284,12 @@ static void test_suit_restriction_and_skip(void **unused)
                             "2s3s4s5s6s7s8s9sTsJs", /* spades only: skips */
                             "AcAdAs2d3d4d5d6dKcKc", "2c3c4c5c6c7c8cTdJdQd"};
     struct bat_state st;
-    gmove m[4096];
+    gmove m[BAT_MAX_MOVES];
     int n;
     (void)unused;
     battle_state(&st, 4, hands, 0, 3, 3, 5); /* last attack in spades */
     roundtrip(&st);
-    n = bat_gen(&st, m, 4096);
+    n = bat_gen(&st, m, BAT_MAX_MOVES);
     /* hearts (2 twins... Ah Ah 2h 3h 4h: 3*2*2*2-1=23) + clubs (31), x3 targets */
     assert_int_equal(n, (23 + 31) * 3);
     bat_play(&st, mv(&st, "attack:3:2h"));
@@ -497,8 +497,8 @@ static void test_move_tokens(void **unused)
     assert_int_equal(bat_parse_move(&st, "bid:5", &m, err, sizeof err), GAME_EILLEGAL);
     /* every generated token round-trips */
     {
-        gmove all[8192];
-        int n = bat_gen(&st, all, 8192);
+        gmove all[BAT_MAX_MOVES];
+        int n = bat_gen(&st, all, BAT_MAX_MOVES);
         assert_true(n > 0);
         for (int i = 0; i < n; i++) {
             gmove back;
@@ -569,8 +569,8 @@ static void test_position_strings(void **unused)
 /* ---- random games --------------------------------------------------------- */
 static gmove random_move(const struct bat_state *st, struct rng *r)
 {
-    static gmove m[8192];
-    int n = bat_gen(st, m, 8192);
+    static gmove m[BAT_MAX_MOVES];
+    int n = bat_gen(st, m, BAT_MAX_MOVES);
     assert_true(n > 0);
     return m[rng_below(r, (uint64_t)n)];
 }

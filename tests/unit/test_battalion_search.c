@@ -10,9 +10,9 @@
 
 #include "core/game.h"
 #include "core/util.h"
-#include "engines/battalion/bat_ismcts.h"
-#include "engines/battalion/bat_policy.h"
-#include "engines/battalion/bat_rules.h"
+#include "engines/battalion/ismcts.h"
+#include "engines/battalion/policy.h"
+#include "engines/battalion/battalion.h"
 
 static char err[GAME_ERR_LEN];
 
@@ -54,8 +54,8 @@ static void test_determinize_consistent(void **unused)
                 assert_memory_equal(&back, &v, sizeof v);
                 /* the seat to act can act in every determinization */
                 {
-                    gmove m[8192];
-                    assert_true(bat_gen(&d, m, 8192) != 0);
+                    gmove m[BAT_MAX_MOVES];
+                    assert_true(bat_gen(&d, m, BAT_MAX_MOVES) != 0);
                 }
                 n++;
             }

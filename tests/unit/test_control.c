@@ -1,8 +1,9 @@
 /* test_control.c - the controller library (control/) against real child
  * processes (/bin/sh scripts): start failures, deadlines, a child that
  * exits, one that floods, over-long lines, the stderr log and its cap,
- * inherited stderr, the process group, the event-loop interface, and the
- * MEP client on a scripted engine.  Timing is asserted only as "ends", never
+ * inherited stderr, the process group, raw writes, the event-loop
+ * interface, and the MEP client on a scripted engine (commands, queries,
+ * go, take, final lines, start-up failures).  Timing is asserted only as "ends", never
  * as a tight bound: the deadlines here are generous. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -312,6 +313,22 @@ static void test_wait(void **state)
     assert_int_equal(p.exit_code, 0);
 }
 
+/* Raw bytes go out as they are: no newline added, NUL and CR kept. */
+static void test_write_raw(void **state)
+{
+    struct ctl_proc p;
+    static const char bytes[] = {'a', '\0', 'b', '\r', 'c', '\n', 'd'};
+    (void)state;
+    assert_int_equal(sh(&p, "od -An -c | tr -s ' ' | tr -d '\\n'", NULL), 0);
+    assert_int_equal(ctl_proc_write(&p, in_ms(5000), bytes, sizeof bytes), 0);
+    ctl_proc_close_input(&p);
+    assert_int_equal(ctl_proc_read(&p, in_ms(10000), line, sizeof line),
+                     CTL_IO_LINE);
+    assert_string_equal(line, " a \\0 b \\r c \\n d");
+    assert_int_equal(ctl_proc_wait(&p, in_ms(10000)), 1);
+    assert_int_equal(ctl_proc_write(&p, in_ms(100), "x", 1), -1);
+}
+
 /* The event-loop side: poll the descriptors, take what has come. */
 static void test_poll_take(void **state)
 {
@@ -390,6 +407,8 @@ static const char *fake_engine =
     "go*) echo 'info depth 3 score cp 12 pv a1'; echo 'bestmove a1 ponder b2';; "
     "'setoption name Bad value 1') echo 'error bad-option no such option';; "
     "hang) sleep 30;; "
+    "legalmoves) echo 'info string x'; echo 'moves a1 b2'; "
+    "echo 'log two lines'; echo ok;; "
     "quit) exit 0;; "
     "*) echo ok;; esac; done";
 
@@ -432,6 +451,20 @@ static void test_client(void **state)
     assert_int_equal(c.last_depth, 3);
     assert_true(c.has_score && c.last_score == 12);
     assert_int_equal(ctl_client_sync(&c, in_ms(5000)), CTL_OK);
+    /* A command with answer lines: all but info and the final one. */
+    {
+        char pay[256];
+        assert_int_equal(ctl_client_query(&c, in_ms(5000), "legalmoves", pay,
+                                          sizeof pay),
+                         CTL_OK);
+        assert_string_equal(pay, "moves a1 b2\nlog two lines");
+        assert_int_equal(ctl_client_query(&c, in_ms(5000),
+                                          "setoption name Bad value 1", pay,
+                                          sizeof pay),
+                         CTL_ERROR);
+        assert_string_equal(pay, "");
+        assert_string_equal(c.last_error, "bad-option no such option");
+    }
     /* A command that never ends: a timeout at the deadline. */
     assert_int_equal(ctl_client_cmd(&c, in_ms(200), "hang"), CTL_TIMEOUT);
     ctl_client_kill(&c);
@@ -440,8 +473,9 @@ static void test_client(void **state)
     /* The event-loop side: go, then take lines as they come. */
     assert_int_equal(ctl_client_start(&c, &s, NULL, 5000, err, sizeof err),
                      CTL_OK);
-    assert_int_equal(ctl_client_send(&c, in_ms(5000), "go infinite"), 0);
-    c.searching = 1;
+    assert_int_equal(ctl_client_go_async(&c, in_ms(5000), "infinite"), CTL_OK);
+    assert_true(c.searching);
+    assert_int_equal(c.last_depth, 0);
     for (int64_t until = in_ms(10000); now_us() < until;) {
         int k = ctl_client_pollfds(&c, pf);
         poll(pf, (nfds_t)k, 500);
@@ -465,6 +499,21 @@ static void test_client(void **state)
     assert_false(c.alive);
     assert_string_equal(c.last_error, "engine exited (exit status 0)");
     ctl_client_kill(&c);
+}
+
+static void test_is_final(void **state)
+{
+    (void)state;
+    assert_true(ctl_is_final("ok"));
+    assert_true(ctl_is_final("error syntax x"));
+    assert_true(ctl_is_final("bestmove a1"));
+    assert_true(ctl_is_final("pong 3"));
+    assert_true(ctl_is_final("readyok"));
+    assert_true(ctl_is_final("mepok"));
+    assert_false(ctl_is_final("okay"));
+    assert_false(ctl_is_final("info depth 1"));
+    assert_false(ctl_is_final("moves ok"));
+    assert_false(ctl_is_final(""));
 }
 
 static void test_client_start_fails(void **state)
@@ -515,9 +564,11 @@ int main(void)
         cmocka_unit_test(test_stderr_log_cap),
         cmocka_unit_test(test_stderr_inherit),
         cmocka_unit_test(test_wait),
+        cmocka_unit_test(test_write_raw),
         cmocka_unit_test(test_poll_take),
         cmocka_unit_test(test_take_flood),
         cmocka_unit_test(test_client),
+        cmocka_unit_test(test_is_final),
         cmocka_unit_test(test_client_start_fails),
     };
     alarm(300); /* a hang is a failure, not a stuck test run */

@@ -13,57 +13,14 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/registry.h"
 #include "engines/fetlar/eval.h"
 #include "engines/fetlar/fetlar.h"
+#include "fetlar_setup.h"
 
 static const struct game *G;
 
 /* ---- helpers -------------------------------------------------------------- */
-
-/* Build a position from a list like "Kf6 te5 Td4" (K king, t attacker,
- * T defender), side 'b' or 'w', plies since capture. */
-static void setup(struct fetlar_state *s, const char *pieces, char side,
-                  int quiet)
-{
-    char grid[11][11];
-    memset(grid, 0, sizeof grid);
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", pieces);
-    char *tok[64];
-    int n = str_split(buf, tok, 64);
-    for (int i = 0; i < n; i++) {
-        char p = tok[i][0];
-        int c = tok[i][1] - 'a', r = 0;
-        sscanf(tok[i] + 2, "%d", &r);
-        assert_true(c >= 0 && c < 11 && r >= 1 && r <= 11);
-        grid[r - 1][c] = p;
-    }
-    char fen[512];
-    size_t len = 0;
-    buf_printf(fen, sizeof fen, &len, "/");
-    for (int r = 0; r < 11; r++) {
-        int run = 0;
-        for (int c = 0; c < 11; c++) {
-            if (!grid[r][c]) {
-                run++;
-                continue;
-            }
-            if (run)
-                buf_printf(fen, sizeof fen, &len, "%d", run);
-            run = 0;
-            buf_printf(fen, sizeof fen, &len, "%c", grid[r][c]);
-        }
-        if (run)
-            buf_printf(fen, sizeof fen, &len, "%d", run);
-        buf_printf(fen, sizeof fen, &len, "/");
-    }
-    buf_printf(fen, sizeof fen, &len, " %c %d", side, quiet);
-    char err[GAME_ERR_LEN];
-    int rc = G->parse_pos(s, NULL, fen, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "setup %s: %s\n", fen, err);
-    assert_int_equal(rc, GAME_OK);
-}
 
 static int try_move(struct fetlar_state *s, const char *mv)
 {
@@ -207,8 +164,8 @@ static void test_round_trip(void **state)
             assert_string_equal(a, b);
             assert_true(G->hash(&s) == G->hash(&t));
             assert_memory_equal(&s, &t, sizeof s);
-            gmove mv[512];
-            int n = G->gen_moves(&s, mv, 512);
+            gmove mv[FETLAR_MAX_MOVES];
+            int n = G->gen_moves(&s, mv, FETLAR_MAX_MOVES);
             if (n <= 0)
                 break;
             G->play(&s, mv[rng_below(&rng, (uint64_t)n)]);
@@ -643,8 +600,8 @@ static uint64_t perft(const struct fetlar_state *s, int d)
 {
     if (d == 1)
         return (uint64_t)G->count_moves(s);
-    gmove mv[512];
-    int n = G->gen_moves(s, mv, 512);
+    gmove mv[FETLAR_MAX_MOVES];
+    int n = G->gen_moves(s, mv, FETLAR_MAX_MOVES);
     uint64_t t = 0;
     for (int i = 0; i < n; i++) {
         struct fetlar_state c = *s;
@@ -662,8 +619,8 @@ static void test_perft_start(void **state)
     assert_true(perft(&s, 1) == 116);
     assert_true(perft(&s, 2) == 6788);
     assert_true(perft(&s, 3) == 806344);
-    gmove mv[512];
-    assert_int_equal(G->gen_moves(&s, mv, 512), 116);
+    gmove mv[FETLAR_MAX_MOVES];
+    assert_int_equal(G->gen_moves(&s, mv, FETLAR_MAX_MOVES), 116);
     assert_int_equal(G->gen_moves(&s, mv, 100), -1);
 }
 
@@ -784,7 +741,7 @@ static void ref_play(struct ref *x, const int *m)
 
 static uint64_t ref_perft(const struct ref *x, int d)
 {
-    int mv[512][4];
+    int mv[FETLAR_MAX_MOVES][4];
     int n = ref_moves(x, mv);
     if (d == 1)
         return (uint64_t)n;
@@ -817,14 +774,14 @@ static void test_reference_agrees(void **state)
             assert_true(perft(&s, 2) == ref_perft(&x, 2));
             assert_true(perft(&s, 1) == ref_perft(&x, 1));
             positions++;
-            gmove mv[512];
-            int n = G->gen_moves(&s, mv, 512);
+            gmove mv[FETLAR_MAX_MOVES];
+            int n = G->gen_moves(&s, mv, FETLAR_MAX_MOVES);
             if (n <= 0)
                 break;
             /* fetlar_captures decides without playing: it must agree
              * with playing the move, for every move. */
-            gmove tac[512];
-            int ntac = fetlar_gen_tactical(&s, tac, 512), k = 0;
+            gmove tac[FETLAR_MAX_MOVES];
+            int ntac = fetlar_gen_tactical(&s, tac, FETLAR_MAX_MOVES), k = 0;
             for (int i = 0; i < n; i++) {
                 struct fetlar_state t = s;
                 int caught = fetlar_play(&t, mv[i]) > 0;

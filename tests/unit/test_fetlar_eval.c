@@ -14,53 +14,17 @@
 #include "core/util.h"
 #include "engines/fetlar/eval.h"
 #include "engines/fetlar/fetlar.h"
-
-/* Position from a piece list "Ka5 tb3 Tc4", side 'b'/'w'. */
-static void setup(struct fetlar_state *s, const char *pieces, char side)
-{
-    char grid[11][12];
-    memset(grid, '.', sizeof grid);
-    char buf[512], *tok[64];
-    snprintf(buf, sizeof buf, "%s", pieces);
-    int n = str_split(buf, tok, 64);
-    for (int i = 0; i < n; i++) {
-        int r = 0;
-        sscanf(tok[i] + 2, "%d", &r);
-        grid[r - 1][tok[i][1] - 'a'] = tok[i][0];
-    }
-    char fen[512];
-    size_t len = 0;
-    buf_printf(fen, sizeof fen, &len, "/");
-    for (int r = 0; r < 11; r++) {
-        int run = 0;
-        for (int c = 0; c < 11; c++) {
-            if (grid[r][c] == '.') {
-                run++;
-                continue;
-            }
-            if (run)
-                buf_printf(fen, sizeof fen, &len, "%d", run);
-            run = 0;
-            buf_printf(fen, sizeof fen, &len, "%c", grid[r][c]);
-        }
-        if (run)
-            buf_printf(fen, sizeof fen, &len, "%d", run);
-        buf_printf(fen, sizeof fen, &len, "/");
-    }
-    buf_printf(fen, sizeof fen, &len, " %c 0", side);
-    char err[GAME_ERR_LEN];
-    assert_int_equal(fetlar_game.parse_pos(s, NULL, fen, err, sizeof err), 0);
-}
+#include "fetlar_setup.h"
 
 static void test_route_next_move(void **state)
 {
     (void)state;
     struct fetlar_state s;
-    setup(&s, "Ka5 ta3 tc8 tj9", 'w');
+    setup(&s, "Ka5 ta3 tc8 tj9", 'w', 0);
     assert_int_equal(fetlar_routes(&s), 1);
     assert_int_equal(fetlar_tactic(&s), 1);
     assert_true(fetlar_evaluate(&s, NULL) > 8000);
-    setup(&s, "Ka5 ta3 ta8 tj9", 'w');
+    setup(&s, "Ka5 ta3 ta8 tj9", 'w', 0);
     assert_int_equal(fetlar_routes(&s), 0);
 }
 
@@ -68,12 +32,12 @@ static void test_two_routes_unstoppable(void **state)
 {
     (void)state;
     struct fetlar_state s;
-    setup(&s, "Ka5 tc3 tc8 tj9", 'b');
+    setup(&s, "Ka5 tc3 tc8 tj9", 'b', 0);
     assert_int_equal(fetlar_routes(&s), 2);
     assert_int_equal(fetlar_tactic(&s), -2);
     assert_true(fetlar_evaluate(&s, NULL) < -8000);
     /* On the bottom edge too. */
-    setup(&s, "Ke1 tc3 tg3 tj9", 'b');
+    setup(&s, "Ke1 tc3 tg3 tj9", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), -2);
 }
 
@@ -82,22 +46,22 @@ static void test_one_route_block(void **state)
     (void)state;
     struct fetlar_state s;
     /* a1 route open, a11 closed; an attacker on c3 can step to a3. */
-    setup(&s, "Ka5 ta9 tc3", 'b');
+    setup(&s, "Ka5 ta9 tc3", 'b', 0);
     assert_int_equal(fetlar_routes(&s), 1);
     assert_int_equal(fetlar_tactic(&s), 0);
     /* The blocker's line is cut by a defender: unstoppable. */
-    setup(&s, "Ka5 ta9 tc3 Tb3", 'b');
+    setup(&s, "Ka5 ta9 tc3 Tb3", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), -2);
     /* A blocker from the far side of the board, through the empty throne. */
-    setup(&s, "Kf1 tb1 tf9", 'b');
+    setup(&s, "Kf1 tb1 tf9", 'b', 0);
     assert_int_equal(fetlar_routes(&s), 1); /* to k1 */
     assert_int_equal(fetlar_tactic(&s), -2); /* f9 cannot reach g1..j1 */
-    setup(&s, "Kf1 tb1 tf9 th7", 'b');
+    setup(&s, "Kf1 tb1 tf9 th7", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), 0);
-    setup(&s, "Kf1 tb1", 'b');
+    setup(&s, "Kf1 tb1", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), -2);
     /* King beside the corner: nobody can block. */
-    setup(&s, "Kb1 tc2 tc1", 'b');
+    setup(&s, "Kb1 tc2 tc1", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), -2);
 }
 
@@ -106,13 +70,13 @@ static void test_fork(void **state)
     (void)state;
     struct fetlar_state s;
     /* King on d5 runs to d1: a1 and k1 are both open from there. */
-    setup(&s, "Kd5 ta6 tk6 tc9 Th3", 'w');
+    setup(&s, "Kd5 ta6 tk6 tc9 Th3", 'w', 0);
     assert_int_equal(fetlar_routes(&s), 0);
     assert_int_equal(fetlar_tactic(&s), 3);
-    setup(&s, "Kd5 ta6 tk6 tc9 Th3 tb1 tc11", 'w');
+    setup(&s, "Kd5 ta6 tk6 tc9 Th3 tb1 tc11", 'w', 0);
     assert_int_equal(fetlar_tactic(&s), 0);
     /* Along an edge: from a5 ... (only if the king leaving opens both). */
-    setup(&s, "Kd11 ta6 tk6 tc9 tb11 tg11 tb1", 'w');
+    setup(&s, "Kd11 ta6 tk6 tc9 tb11 tg11 tb1", 'w', 0);
     assert_int_equal(fetlar_tactic(&s), 0);
 }
 
@@ -120,19 +84,19 @@ static void test_king_capture_in_one(void **state)
 {
     (void)state;
     struct fetlar_state s;
-    setup(&s, "Ke5 te6 te4 td5 th5", 'b');
+    setup(&s, "Ke5 te6 te4 td5 th5", 'b', 0);
     assert_true(fetlar_king_capturable(&s));
     assert_int_equal(fetlar_tactic(&s), 1);
-    setup(&s, "Ke5 te6 te4 td5 th5 Tg5", 'b');
+    setup(&s, "Ke5 te6 te4 td5 th5 Tg5", 'b', 0);
     assert_false(fetlar_king_capturable(&s));
     /* Three plus the throne. */
-    setup(&s, "Kf5 tf4 te5 tg9", 'b');
+    setup(&s, "Kf5 tf4 te5 tg9", 'b', 0);
     assert_true(fetlar_king_capturable(&s));
     /* Not on the edge. */
-    setup(&s, "Ka5 ta4 ta6 tc5", 'b');
+    setup(&s, "Ka5 ta4 ta6 tc5", 'b', 0);
     assert_false(fetlar_king_capturable(&s));
     /* Not from the defenders' side. */
-    setup(&s, "Ke5 te6 te4 td5 th5", 'w');
+    setup(&s, "Ke5 te6 te4 td5 th5", 'w', 0);
     assert_int_equal(fetlar_tactic(&s), 0);
 }
 
@@ -140,9 +104,9 @@ static void test_tactical_moves(void **state)
 {
     (void)state;
     struct fetlar_state s;
-    gmove mv[512];
-    setup(&s, "Ka5 ta9 tc3 Tj2 tj3 tk9", 'w');
-    int n = fetlar_gen_tactical(&s, mv, 512);
+    gmove mv[FETLAR_MAX_MOVES];
+    setup(&s, "Ka5 ta9 tc3 Tj2 tj3 tk9", 'w', 0);
+    int n = fetlar_gen_tactical(&s, mv, FETLAR_MAX_MOVES);
     /* a5-a1 escapes; j2 cannot capture j3 (nothing beyond);  */
     int esc = 0;
     for (int i = 0; i < n; i++)
@@ -186,8 +150,8 @@ static void test_shut_in_king(void **state)
 {
     (void)state;
     struct fetlar_state far, near;
-    setup(&far, RING " Ke5 tb2 tj2 tb10", 'b');
-    setup(&near, RING " Ke5 te7 tc5 tb10", 'b');
+    setup(&far, RING " Ke5 tb2 tj2 tb10", 'b', 0);
+    setup(&near, RING " Ke5 te7 tc5 tb10", 'b', 0);
     int ef = fetlar_evaluate(&far, NULL), en = fetlar_evaluate(&near, NULL);
     /* Attackers to move: higher is better for them.  Two pieces cutting
      * the king's lines count for much more than the two squares of room
@@ -197,7 +161,7 @@ static void test_shut_in_king(void **state)
     assert_int_equal(fetlar_evaluate(&far, NULL), ef);
     /* With a defender left the score still fades toward the draw. */
     struct fetlar_state d;
-    setup(&d, RING " Ke5 tb2 tj2 tb10 Tf9", 'b');
+    setup(&d, RING " Ke5 tb2 tj2 tb10 Tf9", 'b', 0);
     int e0 = fetlar_evaluate(&d, NULL);
     d.quiet = 80;
     int e80 = fetlar_evaluate(&d, NULL);

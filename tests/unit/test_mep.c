@@ -14,12 +14,15 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/battalion/battalion_api.h"
+#include "engines/fetlar/fetlar_api.h"
+#include "engines/loa/loa_api.h"
+#include "engines/palagan/palagan_api.h"
+#include "engines/registry.h"
+#include "tests/games/nim/nim_api.h"
 #include "protocol/mep.h"
 #include "search/timeman.h"
 #include "search/tt.h"
-
-extern const struct engine loa_engine;
-extern const struct engine palagan_engine;
 
 struct session {
     struct mep *m;
@@ -507,31 +510,150 @@ static void test_perft_stop_every_node(void **st)
 static void test_registry(void **st)
 {
     char err[GAME_ERR_LEN], buf[8192];
+    int i;
     (void)st;
     assert_non_null(game_registry[0]);
-    for (int i = 0; game_registry[i]; i++) {
+    for (i = 0; game_registry[i]; i++) {
         const struct game *g = game_registry[i];
-        unsigned char cfg[GAME_MAX_CONFIG], a[GAME_MAX_STATE], b[GAME_MAX_STATE];
+        game_config_buf cfg;
+        game_state_buf a, b;
         if (game_check(g, err, sizeof err))
             fail_msg("%s", err);
         assert_ptr_equal(game_find(g->name), g);
         for (int j = 0; j < i; j++)
             assert_string_not_equal(game_registry[j]->name, g->name);
         /* the start position round-trips through its string */
-        g->config_default(cfg);
-        g->start(a, cfg);
-        g->format_pos(a, buf, sizeof buf);
-        if (g->parse_pos(b, cfg, buf, err, sizeof err))
+        g->config_default(cfg.b);
+        g->start(a.b, cfg.b);
+        g->format_pos(a.b, buf, sizeof buf);
+        if (g->parse_pos(b.b, cfg.b, buf, err, sizeof err))
             fail_msg("%s: start string '%s' does not parse: %s", g->name, buf, err);
-        assert_true(g->hash(a) == g->hash(b));
+        assert_true(g->hash(a.b) == g->hash(b.b));
+        /* the engine of every game keeps the engine contract */
+        assert_non_null(engine_registry[i]);
+        assert_ptr_equal(engine_registry[i]->game, g);
+        if (engine_check(engine_registry[i], err, sizeof err))
+            fail_msg("%s", err);
     }
+    assert_null(engine_registry[i]);
     assert_null(game_find("chess"));
+}
+
+/* Every engine's bench positions (its Bench fingerprint) are a fixed list of
+ * readable, canonical position strings of positions where the game goes on:
+ * each parses with the default config, is written back the same, and has
+ * a legal move.  A table entry that did not parse would stop `bench` (an
+ * assert), and one that is not canonical would not be the position it
+ * reads as. */
+static void test_bench_positions(void **st)
+{
+    static const struct {
+        const struct engine *e;
+        const char *const *pos;
+    } benches[] = {
+        {&loa_engine, loa_bench_positions},
+        {&fetlar_engine, fetlar_bench_positions},
+        {&palagan_engine, palagan_bench_positions},
+        {&battalion_engine, battalion_bench_positions},
+        {&nim_engine, nim_bench_positions},
+    };
+    (void)st;
+    for (int i = 0; engine_registry[i]; i++) {
+        int found = 0;
+        for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
+            found += benches[k].e == engine_registry[i];
+        if (found != 1)
+            fail_msg("engine of %s: no bench positions in this test",
+                     engine_registry[i]->game->name);
+    }
+    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++) {
+        const struct game *g = benches[k].e->game;
+        game_config_buf cfg;
+        game_state_buf a;
+        char err[GAME_ERR_LEN], buf[8192];
+        gmove *mv = game_move_buf(g);
+        struct game_result r;
+        int n = 0;
+        g->config_default(cfg.b);
+        for (; benches[k].pos[n]; n++) {
+            const char *s = benches[k].pos[n];
+            if (g->parse_pos(a.b, cfg.b, s, err, sizeof err))
+                fail_msg("%s bench position %d '%s': %s", g->name, n + 1, s, err);
+            g->format_pos(a.b, buf, sizeof buf);
+            assert_string_equal(buf, s);
+            g->result(a.b, NULL, 0, &r);
+            assert_int_equal(r.over, 0);
+            assert_true(game_gen_moves(g, a.b, mv) != 0);
+        }
+        assert_true(n >= 6);
+        free(mv);
+    }
+}
+
+/* max_moves bounds generation, count_moves agrees, strings and tokens
+ * round-trip, over random games of every registered game. */
+static void test_registry_play(void **st)
+{
+    char err[GAME_ERR_LEN];
+    (void)st;
+    for (int i = 0; game_registry[i]; i++)
+        if (game_check_play(game_registry[i], NULL, 4, 12, err, sizeof err))
+            fail_msg("%s", err);
+}
+
+/* The contracts refuse what breaks them. */
+static void test_contract_checks(void **st)
+{
+    char err[GAME_ERR_LEN];
+    struct game g = *game_registry[0];
+    struct engine e = *engine_registry[0];
+    struct opt_spec opts[8];
+    (void)st;
+    g.max_moves = 0;
+    assert_int_equal(game_check(&g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "max_moves"));
+    g = *game_registry[0];
+    g.max_moves = 3; /* too small for the positions it reaches */
+    assert_int_equal(game_check(&g, err, sizeof err), 0);
+    assert_int_equal(game_check_play(&g, NULL, 1, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "more than max_moves"));
+    g = *game_registry[0];
+    g.default_max_plies = -1;
+    assert_int_equal(game_check(&g, err, sizeof err), -1);
+    /* a hidden-information game must take seed= and seat= */
+    for (int i = 0; game_registry[i]; i++)
+        if (game_registry[i]->view) {
+            g = *game_registry[i];
+            g.config_set = game_registry[0]->config_set; /* knows no keys */
+            assert_int_equal(game_check(&g, err, sizeof err), -1);
+            assert_non_null(strstr(err, "seed"));
+        }
+    /* an engine without Seed, or whose Strategy has no random */
+    for (int k = 0; k < 8; k++)
+        opts[k] = (struct opt_spec){NULL, 0, NULL, 0, 0, NULL, 0, NULL};
+    e.options = opts;
+    assert_int_equal(engine_check(&e, err, sizeof err), -1);
+    assert_non_null(strstr(err, ENGINE_OPT_SEED));
+    opts[0] = (struct opt_spec){ENGINE_OPT_SEED, OPT_SPIN, "0", 0, INT64_MAX, NULL, 0, "seed"};
+    opts[1] = (struct opt_spec){ENGINE_OPT_STRATEGY, OPT_COMBO, "search", 0, 0, "search greedy",
+                                OPT_STR_LEN, "strategy"};
+    assert_int_equal(engine_check(&e, err, sizeof err), -1);
+    assert_non_null(strstr(err, ENGINE_OPT_STRATEGY));
+    opts[1].vars = "search random";
+    assert_int_equal(engine_check(&e, err, sizeof err), 0);
+    opts[1].def = "greedy"; /* a default that is not a value */
+    assert_int_equal(engine_check(&e, err, sizeof err), -1);
+    opts[1].def = "search";
+    opts[1].offset = e.size; /* outside the object */
+    assert_int_equal(engine_check(&e, err, sizeof err), -1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_registry_play),
+        cmocka_unit_test(test_contract_checks),
         cmocka_unit_test(test_position_atomic),
         cmocka_unit_test(test_game_over),
         cmocka_unit_test(test_options),
@@ -548,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_hash_alloc_fails),
         cmocka_unit_test(test_perft_stop_every_node),
         cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_bench_positions),
     };
     return cmocka_run_group_tests_name("mep", tests, NULL, NULL);
 }

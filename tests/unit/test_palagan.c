@@ -69,8 +69,8 @@ static int play(struct pal_state *s, const char *tok)
 
 static bool listed(const struct pal_state *s, const char *tok)
 {
-    static gmove mv[32768];
-    int n = G->gen_moves(s, mv, 32768);
+    static gmove mv[PAL_MAX_TURNS];
+    int n = G->gen_moves(s, mv, PAL_MAX_TURNS);
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
         char b[64];
@@ -293,8 +293,8 @@ static void test_empty_reserve(void **state)
     struct pal_state s = setup("e5", "a1", 0);
     s.reserve[0] = 0;
     assert_int_equal(play(&s, "@e6"), GAME_EILLEGAL);
-    gmove mv[4096];
-    int n = G->gen_moves(&s, mv, 4096);
+    static gmove mv[PAL_MAX_TURNS];
+    int n = G->gen_moves(&s, mv, PAL_MAX_TURNS);
     for (int i = 0; i < n; i++) {
         char b[64];
         G->format_move(&s, mv[i], b, sizeof b);
@@ -316,8 +316,8 @@ static void test_gen_overflow(void **state)
     assert_int_equal(G->gen_moves(&s, mv, 100), -1);
     int n = G->count_moves(&s);
     assert_true(n > 3000);
-    static gmove all[32768];
-    assert_int_equal(G->gen_moves(&s, all, 32768), n);
+    static gmove all[PAL_MAX_TURNS];
+    assert_int_equal(G->gen_moves(&s, all, PAL_MAX_TURNS), n);
     assert_int_equal(G->gen_moves(&s, all, n), n);
     assert_int_equal(G->gen_moves(&s, all, n - 1), -1);
 }
@@ -327,7 +327,7 @@ static void test_gen_overflow(void **state)
 static void test_count(void **state)
 {
     (void)state;
-    static gmove mv[1 << 17];
+    static gmove mv[PAL_MAX_TURNS];
     struct rng r;
     rng_seed(&r, 11);
     long checked = 0;
@@ -337,7 +337,7 @@ static void test_count(void **state)
             struct pal_state s;
             pal_start(&s, n);
             while (!pal_over(&s)) {
-                int a = G->gen_moves(&s, mv, 1 << 17);
+                int a = G->gen_moves(&s, mv, PAL_MAX_TURNS);
                 assert_int_equal(G->count_moves(&s), a);
                 checked++;
                 struct pal_state save = s;
@@ -365,7 +365,7 @@ static void test_fen(void **state)
     /* random games: every position round-trips with the same hash */
     struct rng r;
     rng_seed(&r, 7);
-    static gmove mv[32768];
+    static gmove mv[PAL_MAX_TURNS];
     for (int game = 0; game < 6; game++) {
         pal_start(&s, 4 + game);
         for (int ply = 0; ply < 60; ply++) {
@@ -377,7 +377,7 @@ static void test_fen(void **state)
             assert_string_equal(buf, again);
             assert_true(G->hash(&s) == G->hash(&t));
             assert_int_equal(memcmp(&s, &t, sizeof s), 0);
-            int n = G->gen_moves(&s, mv, 32768);
+            int n = G->gen_moves(&s, mv, PAL_MAX_TURNS);
             if (n <= 0)
                 break;
             G->play(&s, mv[n > 1 ? 1 + rng_below(&r, (uint64_t)n - 1) : 0]);

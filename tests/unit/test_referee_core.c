@@ -362,6 +362,13 @@ static void test_record_roundtrip(void **state)
     assert_true(getline(&line, &cap, f) > 0);
     assert_non_null(strstr(line, "\"result\":\"p1win\""));
     assert_non_null(strstr(line, "\"moves\":[{\"seat\":1,\"move\":\"c1-c3\",\"ms\":12}"));
+    /* the one result-to-text mapping (PGN and the live lines) */
+    assert_string_equal(ref_record_result_text(&r), "1-0");
+    r.rank[0] = 2, r.rank[1] = 1;
+    assert_string_equal(ref_record_result_text(&r), "0-1");
+    r.rank[0] = 1;
+    assert_string_equal(ref_record_result_text(&r), "1/2-1/2");
+    r.rank[1] = 2;
     assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
     assert_int_equal(q.game, 3);
     assert_string_equal(q.key, "00112233445566778899aabbccddeeff");
@@ -390,6 +397,7 @@ static void test_record_roundtrip(void **state)
     rewind(f);
     assert_true(getline(&line, &cap, f) > 0);
     assert_non_null(strstr(line, "\"result\":{\"ranks\":[1,2,1,3]}"));
+    assert_null(ref_record_result_text(&r));
     assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
     assert_int_equal(q.rank[3], 3);
     ref_record_free(&q);

@@ -18,9 +18,9 @@
 
 #include "../../../core/util.h"
 #include "../../../core/version.h"
-#include "../bat_ismcts.h"
-#include "../bat_policy.h"
-#include "../bat_rules.h"
+#include "../ismcts.h"
+#include "../policy.h"
+#include "../battalion.h"
 
 enum kind { P_SEARCH, P_HEURISTIC, P_RANDOM };
 

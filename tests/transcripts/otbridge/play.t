@@ -10,6 +10,7 @@ id version *
 protocol 1
 game fetlar players 2
 option name Seed type spin default 0 min 0 max *
+option name Strategy type combo default opentafl var opentafl var random
 option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > newgame
@@ -50,3 +51,15 @@ bestmove *
 bestmove *
 > isready
 readyok
+# Strategy random: a seeded random legal move, the child not asked (the
+# same move again for the same Seed and position): not the escape.
+> setoption name Strategy value random
+ok
+> setoption name Seed value 3
+ok
+> position fen /11/11/3t7/11/K10/t9t/11/11/2t8/11/11/ w 0
+ok
+> go depth 3
+bestmove a5-d5
+> go depth 3
+bestmove a5-d5

@@ -1,15 +1,17 @@
 /* player.h - what every two-seat alpha-beta engine (LOA, Fetlar) shares:
  * the Hash, Seed, Strategy and ClearHash options, the search/greedy/random
- * strategies, and a bench over seeded random positions.  An engine embeds a
- * struct ab_player and adds its evaluation (struct ab_ops) and options. */
+ * strategies, and a bench over a fixed list of positions.  An engine embeds a
+ * struct ab_player and adds its evaluation (struct ab_ops) and options.
+ * Engine parts, not search: it speaks the protocol's options (struct
+ * opt_spec), so it sits above protocol/ (docs/architecture.md, Layers). */
 #ifndef MEDAN_PLAYER_H
 #define MEDAN_PLAYER_H
 
 #include <stddef.h>
 
-#include "../core/util.h"
-#include "../protocol/engine.h"
-#include "ab.h"
+#include "../../core/util.h"
+#include "../../protocol/engine.h"
+#include "../../search/ab.h"
 
 struct ab_player {
     int64_t hash_mb;
@@ -51,10 +53,9 @@ void abp_newgame(struct ab_player *p);
 int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err, size_t n);
 /* `go` by the Strategy option. */
 gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder);
-/* Fixed-depth searches of `count` positions: the start, and positions after
- * i*step seeded random plies (seed_base + i), skipping finished ones.
- * Fixed forever per engine: they define its Bench fingerprint. */
-uint64_t abp_bench(struct ab_player *p, int depth, int count, int step, uint64_t seed_base,
-                   int64_t *ms);
+/* Fixed-depth searches of the positions (strings, NULL-terminated; each
+ * engine's <game>_bench_positions), the table cleared before each.  Fixed
+ * per engine: they define its Bench fingerprint. */
+uint64_t abp_bench(struct ab_player *p, int depth, const char *const *positions, int64_t *ms);
 
 #endif

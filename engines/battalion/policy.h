@@ -1,4 +1,4 @@
-/* bat_policy.h - Battalion baselines and the playout policy.
+/* policy.h - Battalion baselines and the playout policy.
  *
  * Every policy decides for the seat to act from what that seat knows: its
  * own hand and the public part of the state (it works on a full state and
@@ -7,7 +7,7 @@
 #define BAT_POLICY_H
 
 #include "../../core/util.h"
-#include "bat_rules.h"
+#include "battalion.h"
 
 /* A uniformly random legal action (GAME_MOVE_NONE if none). */
 gmove bat_random_move(const struct bat_state *st, struct rng *r);
@@ -22,9 +22,5 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r);
  * Every move is legal.  Returns the count (<= max). */
 #define BAT_MAX_CAND 128
 int bat_candidates(const struct bat_state *st, gmove *out, int max);
-
-/* Expected points seat t could defend with in suit s, as seen by seat
- * `me` (public knowledge and its own hand only). */
-double bat_expected_defence(const struct bat_state *st, int me, int t, int s);
 
 #endif

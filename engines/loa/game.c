@@ -1,4 +1,4 @@
-/* loa.c - Lines of Action rules (RULES.md §1) behind struct game. */
+/* game.c - Lines of Action rules (RULES.md §1) behind struct game. */
 #include "loa.h"
 
 #include <stdio.h>
@@ -72,8 +72,6 @@ static uint64_t dilate(uint64_t b)
     uint64_t h = b | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
     return h | (h << 8) | (h >> 8);
 }
-
-uint64_t loa_neighbours(uint64_t bb) { return dilate(bb) & ~bb; }
 
 static uint64_t flood(uint64_t seed, uint64_t set)
 {
@@ -410,6 +408,8 @@ const struct game loa_game = {
     .state_size = sizeof(struct loa_state),
     .config_size = 0,
     .params_help = "",
+    .max_moves = LOA_MAX_MOVES,
+    .default_max_plies = 500, /* RULES.md's safety net */
     .config_default = cfg_default,
     .config_set = cfg_set,
     .config_format = cfg_format,

@@ -1,12 +1,12 @@
-/* bat_policy.c - Battalion baselines (random, heuristic) and the search's
- * candidate moves.  See bat_policy.h. */
-#include "bat_policy.h"
+/* policy.c - Battalion baselines (random, heuristic) and the search's
+ * candidate moves.  See policy.h. */
+#include "policy.h"
 
 #include <string.h>
 
 gmove bat_random_move(const struct bat_state *st, struct rng *r)
 {
-    static _Thread_local gmove mv[8192];
+    static _Thread_local gmove mv[BAT_MAX_MOVES];
     int n = bat_gen(st, mv, (int)ARRAY_LEN(mv));
     if (n <= 0)
         return GAME_MOVE_NONE;
@@ -34,19 +34,6 @@ static void unseen_by_suit(const struct bat_state *st, int me, int *unseen,
             unseen[s] = 0;
         *total += unseen[s];
     }
-}
-
-double bat_expected_defence(const struct bat_state *st, int me, int t, int s)
-{
-    int unseen[4], total, known = 0;
-    double p;
-    unseen_by_suit(st, me, unseen, &total);
-    for (int c = 0; c < BAT_NCARD; c++)
-        known += st->known[t][c];
-    p = bat_suit_points(st->known[t], s);
-    if (total > 0)
-        p += 1.15 * (st->size[t] - known) * unseen[s] / (double)total;
-    return p;
 }
 
 /* Keep value of a card in hand: twins and long suits are worth keeping. */

@@ -1,4 +1,4 @@
-/* bat_ismcts.h - information-set Monte Carlo tree search for Battalion.
+/* ismcts.h - information-set Monte Carlo tree search for Battalion.
  *
  * Single-observer ISMCTS (Cowling, Powley & Whitehouse, "Information Set
  * Monte Carlo Tree Search", IEEE TCIAIG 2012): one tree over the searching
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "../../core/util.h"
-#include "bat_rules.h"
+#include "battalion.h"
 
 #define BAT_REPORT_LINES 16
 

@@ -1,4 +1,4 @@
-/* bat_rules.h - Battalion (RULES.md section 4): state, cards, actions.
+/* battalion.h - Battalion (RULES.md section 4): state, cards, actions.
  *
  * One fixed-size struct holds either a full state (every hand, the draw
  * pile in order, the reshuffle PRNG) or the view of one seat (the hands of
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../../core/game.h"
+#include "battalion_api.h" /* the game and engine objects */
 
 #define BAT_NCARD 52          /* distinct cards */
 #define BAT_NDECK 104         /* cards in play (two decks) */
@@ -27,6 +28,9 @@
 #define BAT_NOSUIT 4
 #define BAT_MIN_SEATS 3
 #define BAT_MAX_SEATS 6
+/* Actions: at most an attack of every non-empty set of one suit from a hand
+ * of BAT_HAND + 1 cards (2^11 - 1 sets over all suits) at each of 5 targets. */
+#define BAT_MAX_MOVES ((BAT_MAX_SEATS - 1) * ((1 << (BAT_HAND + 1)) - 1))
 
 enum bat_phase {
     BAT_DRAW,    /* collection: take from deck or pile */
@@ -128,7 +132,7 @@ void bat_make_view(const struct bat_state *full, int seat,
                    struct bat_state *out);
 uint64_t bat_hash(const struct bat_state *st);
 
-/* Text (bat_text.c) */
+/* Text (text.c) */
 int bat_parse_card(const char *s, int *card);
 int bat_parse_pos(struct bat_state *st, const char *s, char *err, size_t n);
 void bat_format_pos(const struct bat_state *st, char *buf, size_t n);
@@ -136,7 +140,5 @@ void bat_show(const struct bat_state *st, char *buf, size_t n);
 int bat_parse_move(const struct bat_state *st, const char *s, gmove *m,
                    char *err, size_t n);
 void bat_format_move(gmove m, char *buf, size_t n);
-
-extern const struct game battalion_game;
 
 #endif

@@ -1,6 +1,6 @@
-/* bat_rules.c - Battalion rules: deal, moves, chips, refills, reshuffles.
+/* rules.c - Battalion rules: deal, moves, chips, refills, reshuffles.
  * RULES.md section 4 is the authority; every [decided] ruling is here. */
-#include "bat_rules.h"
+#include "battalion.h"
 
 #include <assert.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* rules.c - Fetlar Hnefatafl 11x11 rules (RULES.md §2) behind struct game.
+/* game.c - Fetlar Hnefatafl 11x11 rules (RULES.md §2) behind struct game.
  *
  * Move generation: per-rank and per-file occupancy masks index a table of
  * the squares a piece slides to (fetlar_slide), minus the squares only the
@@ -492,7 +492,7 @@ static int parse_move(const void *st, const char *str, gmove *m, char *err,
     if (from < 0 || to < 0 || *p)
         return set_err(err, n, GAME_ESYNTAX,
                        "bad move '%s' (expected like e1-e4)", str);
-    gmove mv[512];
+    gmove mv[FETLAR_MAX_MOVES];
     int k = fetlar_gen(s, mv, (int)ARRAY_LEN(mv));
     if (k == 0)
         return set_err(err, n, GAME_EOVER, "the game is over");
@@ -590,6 +590,7 @@ const struct game fetlar_game = {
     .state_size = sizeof(struct fetlar_state),
     .config_size = 0,
     .params_help = "",
+    .max_moves = FETLAR_MAX_MOVES,
     .config_default = cfg_default,
     .config_set = cfg_set,
     .config_format = cfg_format,

@@ -1,5 +1,6 @@
-/* bat_engine.c - the Battalion player behind medan-battalion: ISMCTS
- * (bat_ismcts.c) or a baseline (Strategy random / heuristic). */
+/* engine.c - the Battalion player behind medan-battalion: ISMCTS
+ * (ismcts.c) or a baseline (Strategy random / heuristic). */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,9 +8,9 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/timeman.h"
-#include "bat_ismcts.h"
-#include "bat_policy.h"
-#include "bat_rules.h"
+#include "ismcts.h"
+#include "policy.h"
+#include "battalion.h"
 
 #define TREE_NODES (1u << 19) /* ~40 MiB of tree */
 /* `go depth N` is N thousand iterations (as `bench N`): ISMCTS has no
@@ -169,34 +170,67 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
 }
 
 /* Bench: a fixed ISMCTS search (`depth` thousand iterations, default 5;
- * one determinization + tree walk + playout each) from 8 mid-game views (4
- * players, after 2..9 attacks) reached by seeded heuristic play.  Returns
- * the total tree size (nodes created), a fingerprint of the search: any
- * change to determinizations, selection, expansion or playouts changes it.
- * Fixed forever: changing the positions or seeds changes the fingerprint. */
+ * one determinization + tree walk + playout each), seeded the same way
+ * every time, from each of these 8 mid-game views: 4 players, seeded deals
+ * played by the heuristic to the 2nd, 3rd ... 9th attack, the view of the
+ * seat to act, written out so that the fingerprint depends on the search
+ * alone.  Returns the total tree size (nodes created), a fingerprint of the
+ * search: any change to determinizations, selection, expansion or
+ * playouts changes it. */
+#define BAT_BENCH_KITERATIONS 5
+const char *const battalion_bench_positions[] = {
+    "view:2 phase=attack act=2 turn=12 attacks=2 last=d chips=16,4,1,19 bids=5,7,p,8 "
+        "hands=+10/4c7cTc2dAh2h8h9hJhJh/5d8d+8/+10 known=-/2h9hJh/5d8d/- battle=- "
+        "pile=Ac6s8c3sKcAs2dAh3h4h6h7hThTh7d9dQdQd deck=46",
+    "view:1 phase=attack act=1 turn=12 attacks=3 last=d chips=10,9,11,10 bids=p,7,p,p "
+        "hands=3c5c2d7d8d9dJdTsJsQs/+10/+10/+10 known=7d/-/-/- battle=- "
+        "pile=5c2cJc9cKc8s2h7h8hJhKhKhAh4h4hAs5s6s7s8sTsKs2s2s4sKsAdTdQdQdKd3d4d6d deck=30",
+    "view:3 phase=attack act=3 turn=12 attacks=4 last=d chips=4,14,12,10 bids=p,p,7,p "
+        "hands=+10/+10/5c7cQcKc4d7h8hTh5s8s/+10 known=-/-/-/- battle=- "
+        "pile=TcTd2hJs5c3dAh6s4cQh4h4s2c4c8c8cJcQc4d5d8d9dTdQdKdAd6dJd3h4h6h7hQh5h6hTh5d7d8dJd "
+        "deck=24",
+    "view:3 phase=attack act=3 turn=12 attacks=5 last=s chips=9,14,11,6 bids=5,6,p,p "
+        "hands=+10/+10/5cAd5d6d4h8h9h9hThJh/+10 known=-/-/-/- battle=- "
+        "pile=JhTh8d2cTc7h2d9cJdJdAs9c4c6c7c8c8c5dTdQdKd2h5hQhAcJcJcKc6s7s9sJsQs6s8s deck=29",
+    "view:3 phase=attack act=3 turn=12 attacks=6 last=c chips=15,12,7,6 bids=8,p,p,p "
+        "hands=+10/+10/4cJc2d6dKd3s8sJsQsKs/+10 known=-/-/-/- battle=- "
+        "pile=4c4d2h9dQcTdJd9c2s4s6s7s7sTsQs2h5h7h9hKhAh6h9hKh5c6c7c8cTcKcAc6cJcAd"
+        "3d3d4dTdQd2d7d8d3h4h5hThJhQh3c8cTcKc3c7c9c "
+        "deck=9",
+    "view:2 phase=attack act=2 turn=12 attacks=7 last=c chips=10,10,9,11 bids=6,p,8,p "
+        "hands=+10/2c3c5c8c3d5dKh2s7s8s/+10/+10 known=-/-/-/- battle=- "
+        "pile=Jh4d2h3d3hKhTdAcQhAd8d8dKdKdAs4s6s8sJsQs5s9sTsKs4h6h9hThTh2s3s3s6sKsAc3c"
+        "8cTcJcQc4c9cJcQcKc2d6d9d9dAd6d7dJd2c4c9cKc5c6c "
+        "deck=5",
+    "view:2 phase=attack act=2 turn=12 attacks=8 last=s chips=4,7,6,23 bids=p,8,p,p "
+        "hands=+10/TcKc2h3h3h5h8hThQh8s/+10/+10 known=-/-/-/- battle=- pile=- deck=64",
+    "view:2 phase=attack act=2 turn=12 attacks=9 last=s chips=11,3,22,4 bids=7,p,p,p "
+        "hands=+10/Ac5c8c9cJcJcKc8d5hJh/+10/+10 known=-/-/-/- battle=- "
+        "pile=4s5s7s8s9sTsAs2s3s9sJs deck=53",
+    NULL,
+};
+
 static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx)
 {
     struct bat_engine *e = eng;
     struct bat_search_params p;
+    game_config_buf cfg;
     uint64_t total = 0, iters = 0;
     int64_t t0 = now_us();
     (void)info;
     (void)ctx;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
-    p.iterations = depth > 0 ? (uint64_t)depth * 1000 : 5000;
-    for (int i = 0, found = 0; found < 8 && i < 1000; i++) {
-        struct bat_state st, v;
+    p.iterations = (uint64_t)(depth > 0 ? depth : BAT_BENCH_KITERATIONS) * 1000;
+    battalion_game.config_default(cfg.b);
+    for (int i = 0; battalion_bench_positions[i]; i++) {
+        struct bat_state v;
         struct bat_report rep;
         struct rng r;
-        rng_seed(&r, 7000 + (uint64_t)i);
-        bat_deal(&st, 4, 7000 + (uint64_t)i, 1);
-        while (!bat_over(&st) && (st.attacks < 2 + (unsigned)found || st.phase != BAT_ATTACK))
-            bat_play(&st, bat_heuristic_move(&st, &r));
-        if (bat_over(&st))
-            continue;
-        found++;
-        bat_make_view(&st, st.act, &v);
+        char err[GAME_ERR_LEN];
+        int rc = battalion_game.parse_pos(&v, cfg.b, battalion_bench_positions[i], err, sizeof err);
+        assert(rc == GAME_OK); /* a fixed table, checked by test_mep's bench test */
+        (void)rc;
         rng_seed(&r, 1);
         bat_search(e->tree, &v, &p, &r, &rep);
         total += rep.nodes;

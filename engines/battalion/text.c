@@ -1,6 +1,6 @@
-/* bat_text.c - Battalion position strings, action tokens, board drawing.
+/* text.c - Battalion position strings, action tokens, board drawing.
  * The formats are documented in docs/games/battalion.md. */
-#include "bat_rules.h"
+#include "battalion.h"
 
 #include <ctype.h>
 #include <stdio.h>

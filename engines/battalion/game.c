@@ -1,9 +1,9 @@
-/* bat_game.c - Battalion's `struct game` (core/game.h): config, the table. */
+/* game.c - Battalion's `struct game` (core/game.h): config, the table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../../core/util.h"
-#include "bat_rules.h"
+#include "battalion.h"
 
 static void config_default(void *cfg)
 {
@@ -162,6 +162,7 @@ const struct game battalion_game = {
     .state_size = sizeof(struct bat_state),
     .config_size = sizeof(struct bat_config),
     .params_help = "players=3..6 seat=1..6 seed=<u64> game=<u64>",
+    .max_moves = BAT_MAX_MOVES,
     .config_default = config_default,
     .config_set = config_set,
     .config_format = config_format,

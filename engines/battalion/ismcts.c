@@ -1,12 +1,12 @@
-/* bat_ismcts.c - SO-ISMCTS for Battalion (see bat_ismcts.h). */
-#include "bat_ismcts.h"
+/* ismcts.c - SO-ISMCTS for Battalion (see ismcts.h). */
+#include "ismcts.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bat_policy.h"
+#include "policy.h"
 
 #define EVAL_STRENGTH 0.25 /* chips per point of the best suit in hand */
 #define EVAL_SCALE 4.0     /* chips: width of the reward's sigmoid */

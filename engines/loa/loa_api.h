@@ -1,0 +1,18 @@
+/* loa_api.h - what Lines of Action offers the rest of Medan: its rules (a struct
+ * game, core/game.h), its player (a struct engine, protocol/engine.h) and
+ * the player's bench positions.
+ * The registry (engines/registry.c), main.c and the tools name the game
+ * through this header, never through extern lines or the rules' internals. */
+#ifndef MEDAN_LOA_API_H
+#define MEDAN_LOA_API_H
+
+struct game;
+struct engine;
+
+extern const struct game loa_game;
+extern const struct engine loa_engine;
+/* The positions of `bench` (position strings, NULL-terminated): fixed, they
+ * define the engine's Bench fingerprint. */
+extern const char *const loa_bench_positions[];
+
+#endif

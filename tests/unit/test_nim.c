@@ -1,0 +1,211 @@
+/* test_nim.c - the toy fifth game (tests/games/nim/): its contracts
+ * (game_check, game_check_play, engine_check), perft against counts by
+ * hand and a naive count, the generic search solving it, and generation
+ * past max_moves as an internal error of ab.c, not a lost position. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/game.h"
+#include "core/util.h"
+#include "engines/registry.h"
+#include "protocol/engine.h"
+#include "protocol/options.h"
+#include "search/ab.h"
+#include "search/perft.h"
+#include "tests/games/nim/nim.h"
+#include "tests/games/nim/nim_api.h"
+
+static const struct game *G = &nim_game;
+
+static void load(struct nim_state *s, const char *fen)
+{
+    char err[GAME_ERR_LEN];
+    if (G->parse_pos(s, NULL, fen, err, sizeof err))
+        fail_msg("parse '%s': %s", fen, err);
+}
+
+static void config(void *cfg, const char *heaps)
+{
+    char err[GAME_ERR_LEN];
+    G->config_default(cfg);
+    if (G->config_set(cfg, "heaps", heaps, err, sizeof err))
+        fail_msg("heaps=%s: %s", heaps, err);
+}
+
+/* The game is registered, and keeps the game and engine contracts. */
+static void test_contracts(void **unused)
+{
+    char err[GAME_ERR_LEN];
+    game_config_buf cfg;
+    (void)unused;
+    assert_ptr_equal(game_find("nim"), G);
+    if (game_check(G, err, sizeof err) || engine_check(&nim_engine, err, sizeof err))
+        fail_msg("%s", err);
+    if (game_check_play(G, NULL, 20, 1, err, sizeof err))
+        fail_msg("%s", err);
+    /* the largest config reaches max_moves exactly at its start */
+    config(cfg.b, "20,20,20,20,20,20,20,20");
+    if (game_check_play(G, cfg.b, 3, 2, err, sizeof err))
+        fail_msg("%s", err);
+    struct nim_state s;
+    G->start(&s, cfg.b);
+    assert_int_equal(G->count_moves(&s), G->max_moves);
+}
+
+/* Independent count: leaves at depth d of the tree of heap vectors. */
+static uint64_t naive(int *heap, int n, int d)
+{
+    uint64_t t = 0;
+    if (d == 0)
+        return 1;
+    for (int i = 0; i < n; i++)
+        for (int k = 1; k <= heap[i]; k++) {
+            heap[i] -= k;
+            t += naive(heap, n, d - 1);
+            heap[i] += k;
+        }
+    return t;
+}
+
+static void test_perft(void **unused)
+{
+    game_config_buf cfg;
+    struct nim_state s;
+    (void)unused;
+    /* heaps 1,2 by hand: a1 b1 b2; (0,2): b1 b2, (1,1): a1 b1, (1,0): a1;
+     * (0,1) twice and (1,0) once one move each; then nothing */
+    config(cfg.b, "1,2");
+    G->start(&s, cfg.b);
+    assert_int_equal(perft(G, &s, 1), 3);
+    assert_int_equal(perft(G, &s, 2), 5);
+    assert_int_equal(perft(G, &s, 3), 3);
+    assert_int_equal(perft(G, &s, 4), 0);
+    /* 3,4,5 by hand: 12 stones, then 12 - k after taking k:
+     * (11+10+9) + (11+10+9+8) + (11+10+9+8+7) = 113 */
+    config(cfg.b, "3,4,5");
+    G->start(&s, cfg.b);
+    assert_int_equal(perft(G, &s, 1), 12);
+    assert_int_equal(perft(G, &s, 2), 113);
+    int heap[3] = {3, 4, 5};
+    for (int d = 3; d <= 5; d++)
+        assert_true(perft(G, &s, d) == naive(heap, 3, d));
+}
+
+/* The engine, in-process, with its option defaults. */
+static void *new_engine(void)
+{
+    void *e = xcalloc(1, nim_engine.size);
+    opt_defaults(nim_engine.options, e);
+    nim_engine.init(e);
+    return e;
+}
+
+static gmove search(void *e, const void *pos, int depth)
+{
+    struct search_req req;
+    atomic_bool stop = false, pond = false;
+    atomic_llong hit = 0;
+    gmove ponder;
+    memset(&req, 0, sizeof req);
+    limits_clear(&req.lim);
+    req.lim.depth = depth;
+    req.game = G;
+    req.pos = pos;
+    req.start_us = now_us();
+    req.stop = &stop;
+    req.pondering = &pond;
+    req.ponderhit_us = &hit;
+    return nim_engine.go(e, &req, &ponder);
+}
+
+/* From every position with a non-zero nim-sum the search (whose evaluation
+ * knows nothing) finds a move to nim-sum 0. */
+static void test_search_solves(void **unused)
+{
+    struct rng r;
+    void *e = new_engine();
+    int tried = 0;
+    (void)unused;
+    rng_seed(&r, 3);
+    while (tried < 30) {
+        struct nim_state s;
+        char fen[64];
+        size_t len = 0;
+        int n = 2 + (int)rng_below(&r, 3);
+        for (int i = 0; i < n; i++)
+            buf_printf(fen, sizeof fen, &len, "%s%d", i ? "," : "", (int)rng_below(&r, 6));
+        buf_printf(fen, sizeof fen, &len, " 1");
+        load(&s, fen);
+        if (nim_sum(&s) == 0)
+            continue;
+        tried++;
+        nim_engine.newgame(e);
+        gmove m = search(e, &s, 20);
+        assert_true(m != GAME_MOVE_NONE);
+        G->play(&s, m);
+        if (nim_sum(&s) != 0)
+            fail_msg("%s: the search's move leaves nim-sum %d", fen, nim_sum(&s));
+    }
+    nim_engine.destroy(e);
+    free(e);
+}
+
+static int ev0(void *eng, const void *st)
+{
+    (void)eng;
+    (void)st;
+    return 0;
+}
+
+static unsigned key(gmove m) { return (unsigned)(m & 1023); }
+
+/* A game whose max_moves is wrong (3, and the start has 12 moves): ab.c
+ * once read gen_moves' -1 as "no legal move, loses" and went on; now it is
+ * an internal error that stops the program (SIGABRT, with a message). */
+static void test_too_many_moves_is_internal_error(void **unused)
+{
+    static const struct ab_ops ops = {.eval = ev0, .move_key = key};
+    struct game broken = nim_game;
+    game_config_buf cfg;
+    struct nim_state s;
+    int status;
+    (void)unused;
+    broken.max_moves = 3;
+    G->config_default(cfg.b);
+    G->start(&s, cfg.b);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct ab *ab = xcalloc(1, sizeof *ab);
+        if (freopen("/dev/null", "w", stderr) == NULL)
+            _exit(3);
+        ab_init(ab, &broken, &ops, NULL, 1);
+        ab_bench_position(ab, &s, 2);
+        _exit(0); /* the old code: a search over "lost" positions */
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contracts),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_search_solves),
+        cmocka_unit_test(test_too_many_moves_is_internal_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
