@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/game.h"
+#include "engines/registry.h"
 #include "core/util.h"
 #include "core/version.h"
 #include "web.h"
@@ -214,7 +215,11 @@ static json_t *info_json(void)
     json_t *o = json_object(), *games = json_array();
     for (int i = 0; game_registry[i]; i++) {
         const struct game *g = game_registry[i];
-        json_t *x = json_object(), *engs = json_array();
+        json_t *x, *engs;
+        if (!web_game_drawn(g->name))
+            continue;
+        x = json_object();
+        engs = json_array();
         for (int k = 0; k < web_cfg.neng; k++) {
             const struct web_engine_cfg *e = &web_cfg.eng[k];
             json_t *ej, *st;
@@ -484,7 +489,7 @@ static int parse_engine(int argc, char **argv, int i)
             fail("--engine: '%s' is not key=value", argv[i]);
         v = eq + 1;
         if (strncmp(argv[i], "game=", 5) == 0) {
-            if (!game_find(v))
+            if (!game_find(v) || !web_game_drawn(v))
                 fail("--engine: no game '%s' (loa fetlar palagan battalion)", v);
             e->game = xstrdup(v);
         } else if (strncmp(argv[i], "name=", 5) == 0)
@@ -597,6 +602,8 @@ int main(int argc, char **argv)
     for (int i = 0; game_registry[i]; i++) {
         const char *g = game_registry[i]->name;
         int have = 0;
+        if (!web_game_drawn(g))
+            continue;
         char p[PATH_MAX + 64];
         for (int k = 0; k < web_cfg.neng; k++)
             have |= strcmp(web_cfg.eng[k].game, g) == 0;

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/game.h"
+#include "engines/registry.h"
 #include "core/util.h"
 
 #define MAX_SESSIONS 64
@@ -194,6 +195,15 @@ static int play_token(struct sess *s, const char *tok, char *err, size_t n)
 static const struct web_engine_cfg *engine_cfg(int i)
 {
     return i >= 0 && i < web_cfg.neng ? &web_cfg.eng[i] : NULL;
+}
+
+int web_game_drawn(const char *name)
+{
+    static const char *const drawn[] = {"loa", "fetlar", "palagan", "battalion", NULL};
+    for (int i = 0; drawn[i]; i++)
+        if (strcmp(drawn[i], name) == 0)
+            return 1;
+    return 0;
 }
 
 static int first_engine(const char *game)
@@ -538,7 +548,7 @@ int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
     int slot = -1;
     uint64_t rnd[2];
 
-    if (!game || !(g = game_find(game))) {
+    if (!game || !web_game_drawn(game) || !(g = game_find(game))) {
         snprintf(err, n, "'game' must be one of loa fetlar palagan battalion");
         return 400;
     }

@@ -28,6 +28,10 @@ struct web_config {
 };
 extern struct web_config web_cfg;
 
+/* Is `name` a game the page has a board for (the registry also holds the
+ * tests' toy game)? */
+int web_game_drawn(const char *name);
+
 enum web_mode { WEB_PLAY = 0, WEB_ANALYSE = 1, WEB_MATCH = 2 };
 
 struct sess;
