@@ -17,7 +17,7 @@ PROGRAMS += $(BIN)/medan-web
 WEB_PORT ?= 8080
 .PHONY: web
 web: $(BIN)/medan-web
-	$(BIN)/medan-web --port $(WEB_PORT)
+	$(Q)$(BIN)/medan-web --port $(WEB_PORT)
 
 # `make install` also puts the page where the installed medan-web finds it
 # (PREFIX/share/medan/www, beside PREFIX/bin).
@@ -25,11 +25,11 @@ WEB_WWW := $(wildcard gui-adapters/web/www/*)
 .PHONY: web-install web-uninstall
 install: web-install
 web-install: $(BIN)/medan-web
-	install -d $(DESTDIR)$(PREFIX)/share/medan/www
-	install -m 644 $(WEB_WWW) $(DESTDIR)$(PREFIX)/share/medan/www/
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/medan/www
+	$(Q)install -m 644 $(WEB_WWW) $(DESTDIR)$(PREFIX)/share/medan/www/
 uninstall: web-uninstall
 web-uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/share/medan
+	$(Q)rm -rf $(DESTDIR)$(PREFIX)/share/medan
 
 # `make test` also runs tests/run-web.sh: every game in headless Chromium.
 .PHONY: web-test
