@@ -26,6 +26,18 @@ search_bench() {
 perft_bench medan-loa 5 55963132
 perft_bench medan-fetlar 4 50456804
 perft_bench medan-palagan 2 242361
+# Palagan playouts per CPU-second from the N = 5 start (the fingerprint
+# changes when a policy decision changes for the same random numbers)
+playout_bench() {
+    tool=build/tools/palagan_playouts
+    make -s "$tool" >/dev/null 2>&1 || return 0
+    for i in 1 2 3; do "$tool" 20000 5 1; done > /tmp/medan-po.$$
+    rate=$(awk '{print $6}' /tmp/medan-po.$$ | median)
+    fp=$(awk '{print $12}' /tmp/medan-po.$$ | sort -u | tr -d ',' | tr '\n' ' ')
+    rm -f /tmp/medan-po.$$
+    echo "medan-palagan playouts (N = 5 start): median $rate per CPU-second, fingerprint $fp"
+}
+playout_bench
 search_bench medan-loa
 search_bench medan-fetlar
 search_bench medan-palagan

@@ -8,8 +8,6 @@
 
 #include "policy.h"
 
-#define EVAL_STRENGTH 0.25 /* chips per point of the best suit in hand */
-#define EVAL_SCALE 4.0     /* chips: width of the reward's sigmoid */
 #define DET_TRIES 48       /* rejection samples per constrained hand */
 #define MAX_PATH 512
 
@@ -32,7 +30,64 @@ void bat_search_defaults(struct bat_search_params *p)
     p->cutoff = 4;
     p->explore = 0.7;
     p->epsilon = 0.1;
+    p->eval_strength = 0.25;
+    p->eval_scale = 8.0;
+    p->actions = BAT_ACTIONS_PRUNED;
+    p->opp_model = 0;
     p->report_us = 1000000;
+}
+
+static int set_double(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
+{
+    double x;
+    if (strcmp(name, "explore") == 0)
+        return set_double(v, 0, 100, &p->explore);
+    if (strcmp(name, "epsilon") == 0)
+        return set_double(v, 0, 1, &p->epsilon);
+    if (strcmp(name, "eval_strength") == 0)
+        return set_double(v, 0, 10, &p->eval_strength);
+    if (strcmp(name, "oracle") == 0) {
+        if (strcmp(v, "0") && strcmp(v, "1"))
+            return -1;
+        p->oracle = v[0] == '1';
+        return 0;
+    }
+    if (strcmp(name, "opp_model") == 0)
+        return set_double(v, 0, 1, &p->opp_model);
+    if (strcmp(name, "eval_scale") == 0)
+        return set_double(v, 0.01, 1000, &p->eval_scale);
+    if (strcmp(name, "cutoff") == 0) {
+        if (set_double(v, 1, 200, &x) || x != (int)x)
+            return -1;
+        p->cutoff = (int)x;
+        return 0;
+    }
+    if (strcmp(name, "iterations") == 0) {
+        if (set_double(v, 0, 1e12, &x) || x != (uint64_t)x)
+            return -1;
+        p->iterations = (uint64_t)x;
+        return 0;
+    }
+    if (strcmp(name, "actions") == 0) {
+        if (strcmp(v, "pruned") == 0)
+            p->actions = BAT_ACTIONS_PRUNED;
+        else if (strcmp(v, "full") == 0)
+            p->actions = BAT_ACTIONS_FULL;
+        else
+            return -1;
+        return 0;
+    }
+    return -1;
 }
 
 struct bat_tree *bat_tree_new(size_t max_nodes)
@@ -139,7 +194,8 @@ void bat_determinize(const struct bat_state *view, struct rng *r,
 }
 
 /* ---- playouts ------------------------------------------------------------ */
-static void evaluate(const struct bat_state *st, double *reward)
+static void evaluate(const struct bat_state *st, double strength, double scale,
+                     double *reward)
 {
     int N = st->nseats;
     double v[BAT_MAX_SEATS], sum = 0;
@@ -147,12 +203,12 @@ static void evaluate(const struct bat_state *st, double *reward)
     for (int s = 0; s < N; s++) {
         v[s] = st->chips[s];
         if (!over)
-            v[s] += EVAL_STRENGTH * bat_best_suit_points(st->hand[s]);
+            v[s] += strength * bat_best_suit_points(st->hand[s]);
         sum += v[s];
     }
     for (int s = 0; s < N; s++) {
         double others = (sum - v[s]) / (N - 1);
-        reward[s] = 1.0 / (1.0 + exp(-(v[s] - others) / EVAL_SCALE));
+        reward[s] = 1.0 / (1.0 + exp(-(v[s] - others) / scale));
     }
 }
 
@@ -165,26 +221,69 @@ static gmove playout_move(const struct bat_state *st, double eps, struct rng *r)
 {
     if (eps > 0 && rng_double(r) < eps) {
         gmove c[BAT_MAX_CAND];
-        int n = bat_candidates(st, c, BAT_MAX_CAND);
+        int n = bat_candidates(st, BAT_ACTIONS_PRUNED, c, BAT_MAX_CAND);
         if (n > 0)
             return c[rng_below(r, (uint64_t)n)];
     }
     return bat_heuristic_move(st, r);
 }
 
-void bat_playout(struct bat_state *st, int attacks_end, double eps,
-                 struct rng *r, double *reward)
+void bat_playout(struct bat_state *st, int attacks_end,
+                 const struct bat_search_params *p, struct rng *r, double *reward)
 {
+    double eps = p->epsilon;
     for (int guard = 0; guard < 4096 && !cut(st, attacks_end); guard++) {
         gmove m = playout_move(st, eps, r);
         if (m == GAME_MOVE_NONE)
             break;
         bat_play(st, m);
     }
-    evaluate(st, reward);
+    evaluate(st, p->eval_strength, p->eval_scale, reward);
 }
 
 /* ---- the tree ------------------------------------------------------------- */
+/* The candidates of a node by move, for matching the node's children to
+ * them: open addressing, slots valid when their stamp is the current one
+ * (no clearing between uses). */
+#define IX_BITS 12
+#define IX_SIZE (1 << IX_BITS)
+struct move_index {
+    uint32_t stamp;
+    uint32_t used[IX_SIZE];
+    int16_t at[IX_SIZE];
+};
+
+static unsigned ix_slot(gmove m)
+{
+    return (unsigned)(((uint64_t)m * 0x9E3779B97F4A7C15ull) >> (64 - IX_BITS));
+}
+
+static void index_moves(struct move_index *ix, const gmove *cand, int nc)
+{
+    assert(nc < IX_SIZE / 2);
+    if (++ix->stamp == 0) { /* wrapped: every slot is stale again */
+        memset(ix->used, 0, sizeof ix->used);
+        ix->stamp = 1;
+    }
+    for (int i = 0; i < nc; i++) {
+        unsigned h = ix_slot(cand[i]);
+        while (ix->used[h] == ix->stamp)
+            h = (h + 1) & (IX_SIZE - 1);
+        ix->used[h] = ix->stamp;
+        ix->at[h] = (int16_t)i;
+    }
+}
+
+/* The index of m among the candidates (the first if repeated), or -1. */
+static int find_move(const struct move_index *ix, const gmove *cand, gmove m)
+{
+    int found = -1;
+    for (unsigned h = ix_slot(m); ix->used[h] == ix->stamp; h = (h + 1) & (IX_SIZE - 1))
+        if (cand[ix->at[h]] == m && (found < 0 || ix->at[h] < found))
+            found = ix->at[h];
+    return found;
+}
+
 static int32_t new_node(struct bat_tree *t, gmove m, int player)
 {
     struct node *n;
@@ -243,6 +342,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
 {
     struct bat_state root, d;
     gmove cand[BAT_MAX_CAND];
+    static _Thread_local struct move_index ix;
     int32_t path[MAX_PATH];
     int64_t t0 = now_us(), next_report = t0 + p->report_us;
     uint64_t it;
@@ -256,7 +356,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
     new_node(t, GAME_MOVE_NONE, root.act);
     {
         /* a single choice needs no search */
-        int n = bat_candidates(&root, cand, BAT_MAX_CAND);
+        int n = bat_candidates(&root, p->actions, cand, BAT_MAX_CAND);
         if (n == 0) {
             report(t, &root, 0, t0, rep);
             return GAME_MOVE_NONE;
@@ -280,22 +380,54 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 next_report = now_us() + p->report_us;
             }
         }
-        bat_determinize(&root, r, &d);
+        if (p->oracle && !pos->is_view) {
+            /* a measurement only: the other hands as they are, the pile's
+             * order unknown */
+            d = *pos;
+            for (int i = d.ndeck - 1; i > 0; i--) {
+                int j = (int)rng_below(r, (uint64_t)i + 1);
+                uint8_t x = d.deck[i];
+                d.deck[i] = d.deck[j];
+                d.deck[j] = x;
+            }
+        } else {
+            bat_determinize(&root, r, &d);
+        }
         path[depth++] = 0;
         while (!cut(&d, attacks_end) && depth < MAX_PATH) {
-            int nc = bat_candidates(&d, cand, BAT_MAX_CAND), nun = 0;
+            int nc = bat_candidates(&d, p->actions, cand, BAT_MAX_CAND), nun = 0;
             uint8_t tried[BAT_MAX_CAND];
             int32_t best = -1;
             double bv = -1e300;
             if (nc <= 0)
                 break;
+            if (d.act != root.act && p->opp_model > 0 && rng_double(r) < p->opp_model) {
+                /* the opponent model: another seat plays the heuristic */
+                gmove m = bat_heuristic_move(&d, r);
+                int32_t c;
+                for (c = t->n[cur].child; c >= 0 && t->n[c].move != m; c = t->n[c].sibling)
+                    ;
+                if (c < 0) {
+                    c = new_node(t, m, d.act);
+                    if (c < 0)
+                        break;
+                    t->n[c].sibling = t->n[cur].child;
+                    t->n[cur].child = c;
+                }
+                t->n[c].avail++;
+                bat_play(&d, m);
+                path[depth++] = c;
+                if (t->n[c].visits == 0)
+                    break; /* a new node: the playout starts here */
+                cur = c;
+                continue;
+            }
             memset(tried, 0, (size_t)nc);
+            index_moves(&ix, cand, nc);
             for (int32_t c = t->n[cur].child; c >= 0; c = t->n[c].sibling) {
                 struct node *ch = &t->n[c];
-                int i;
-                for (i = 0; i < nc && cand[i] != ch->move; i++)
-                    ;
-                if (i == nc)
+                int i = find_move(&ix, cand, ch->move);
+                if (i < 0)
                     continue; /* not available in this determinization */
                 tried[i] = 1;
                 ch->avail++;
@@ -330,7 +462,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             path[depth++] = best;
             cur = best;
         }
-        bat_playout(&d, attacks_end, p->epsilon, r, reward);
+        bat_playout(&d, attacks_end, p, r, reward);
         for (int i = 0; i < depth; i++) {
             struct node *nd = &t->n[path[i]];
             nd->visits++;

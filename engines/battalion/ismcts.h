@@ -43,6 +43,12 @@ struct bat_search_params {
     int cutoff;           /* playouts stop this many attacks after the root */
     double explore;       /* UCB exploration constant */
     double epsilon;       /* playout: chance of a random candidate move */
+    double eval_strength; /* leaf value: chips per point of the best suit in hand */
+    double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
+    int actions;          /* enum bat_actions: the move set searched */
+    double opp_model;     /* chance that another seat plays the heuristic in the tree */
+    int oracle;           /* measurement only (medan-battalion-duplicate): given a full
+                           * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
     int (*stop)(void *ctx);
     void *stop_ctx;
@@ -53,6 +59,12 @@ struct bat_search_params {
 };
 
 void bat_search_defaults(struct bat_search_params *p);
+
+/* Set one named parameter from text ("explore", "epsilon", "cutoff",
+ * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model",
+ * "iterations").
+ * 0, or -1 for an unknown name or a bad value. */
+int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
 
 struct bat_tree;
 struct bat_tree *bat_tree_new(size_t max_nodes);
@@ -73,7 +85,7 @@ void bat_determinize(const struct bat_state *view, struct rng *r,
 
 /* Heuristic playout from a full state until `attacks_end` attacks are
  * made (and resolved) or the game ends; then the reward per seat. */
-void bat_playout(struct bat_state *st, int attacks_end, double epsilon,
-                 struct rng *r, double *reward);
+void bat_playout(struct bat_state *st, int attacks_end,
+                 const struct bat_search_params *p, struct rng *r, double *reward);
 
 #endif

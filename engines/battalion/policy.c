@@ -147,7 +147,7 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
 /* ---- candidate moves for the search ------------------------------------- */
 static int add(gmove *out, int n, int max, gmove m)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && i < 128; i++) /* the pruned sets' repeats are near */
         if (out[i] == m)
             return n;
     if (n < max)
@@ -157,9 +157,9 @@ static int add(gmove *out, int n, int max, gmove m)
 
 /* Subsets of suit s of the hand: all, twins only, singles only, lowest
  * card.  Writes up to 4 sets (rank counts in set + s*13). */
-static int suit_choices(const uint8_t *hand, int s, uint8_t sets[4][BAT_NCARD])
+static int suit_choices(const uint8_t *hand, int s, uint8_t sets[][BAT_NCARD])
 {
-    int n = 0, low = -1;
+    int low = -1;
     memset(sets, 0, 4 * BAT_NCARD);
     for (int r = 0; r < 13; r++) {
         int k = hand[s * 13 + r];
@@ -172,15 +172,51 @@ static int suit_choices(const uint8_t *hand, int s, uint8_t sets[4][BAT_NCARD])
     if (low < 0)
         return 0;
     sets[3][s * 13 + low] = 1;
-    n = 4;
+    return 4;
+}
+
+/* Every subset of suit s up to rank symmetry: i pairs played whole, k pairs
+ * split, j singles (the lowest ranks of each kind), not the empty one.
+ * Writes at most `max` sets; returns the count. */
+#define SUIT_SETS_MAX 400
+static int suit_all(const uint8_t *hand, int s, uint8_t sets[][BAT_NCARD], int max)
+{
+    int pr[13], sg[13], P = 0, S = 0, n = 0;
+    for (int r = 0; r < 13; r++) {
+        if (hand[s * 13 + r] == 2)
+            pr[P++] = r;
+        else if (hand[s * 13 + r] == 1)
+            sg[S++] = r;
+    }
+    for (int i = 0; i <= P; i++)
+        for (int k = 0; i + k <= P; k++)
+            for (int j = 0; j <= S; j++) {
+                if (i + k + j == 0 || n >= max)
+                    continue;
+                memset(sets[n], 0, BAT_NCARD);
+                for (int a = 0; a < i; a++)
+                    sets[n][s * 13 + pr[a]] = 2;
+                for (int a = i; a < i + k; a++)
+                    sets[n][s * 13 + pr[a]] = 1;
+                for (int a = 0; a < j; a++)
+                    sets[n][s * 13 + sg[a]] = 1;
+                n++;
+            }
     return n;
 }
 
-int bat_candidates(const struct bat_state *st, gmove *out, int max)
+static int suit_sets(const uint8_t *hand, int s, int actions, uint8_t sets[][BAT_NCARD])
+{
+    if (actions == BAT_ACTIONS_FULL)
+        return suit_all(hand, s, sets, SUIT_SETS_MAX);
+    return suit_choices(hand, s, sets);
+}
+
+int bat_candidates(const struct bat_state *st, int actions, gmove *out, int max)
 {
     int me = st->act, n = 0;
     const uint8_t *hand = st->hand[me];
-    uint8_t sets[4][BAT_NCARD];
+    static _Thread_local uint8_t sets[SUIT_SETS_MAX][BAT_NCARD];
     if (bat_over(st) || (st->is_view && st->viewer != me))
         return 0;
     switch (st->phase) {
@@ -196,7 +232,7 @@ int bat_candidates(const struct bat_state *st, gmove *out, int max)
             int k;
             if (s == st->last_suit)
                 continue;
-            k = suit_choices(hand, s, sets);
+            k = suit_sets(hand, s, actions, sets);
             for (int i = 0; i < k; i++) {
                 if (!bat_set_count(sets[i]) || bat_points(sets[i]) < minp)
                     continue;
@@ -212,7 +248,7 @@ int bat_candidates(const struct bat_state *st, gmove *out, int max)
         return n;
     }
     case BAT_DEFEND: {
-        int s = st->last_suit, k = suit_choices(hand, s, sets);
+        int s = st->last_suit, k = suit_sets(hand, s, actions, sets);
         n = add(out, n, max, bat_move(BAT_M_SURRENDER, 0, 0, 0));
         for (int i = 0; i < k; i++)
             if (bat_set_count(sets[i]))

@@ -17,10 +17,16 @@ gmove bat_random_move(const struct bat_state *st, struct rng *r);
  * in its best allowed suit, defends when worthwhile.  `r` breaks ties. */
 gmove bat_heuristic_move(const struct bat_state *st, struct rng *r);
 
-/* The search's move set: a few sensible card choices per decision instead
- * of every subset (all of a suit, its twins only, a single-card probe...).
+/* The search's move sets.  Ranks do not matter in Battalion, only suits and
+ * twins, so a set of cards of one suit is, up to rank symmetry, i twin pairs
+ * played as pairs, k pairs split (one card played) and j singles.
+ *   BAT_ACTIONS_PRUNED: per suit all its cards, its twins only, its singles
+ *     only, its lowest card (and every target);
+ *   BAT_ACTIONS_FULL: every (i, k, j), the lowest ranks of each kind: the
+ *     whole action set up to rank symmetry.
  * Every move is legal.  Returns the count (<= max). */
-#define BAT_MAX_CAND 128
-int bat_candidates(const struct bat_state *st, gmove *out, int max);
+enum bat_actions { BAT_ACTIONS_PRUNED, BAT_ACTIONS_FULL };
+#define BAT_MAX_CAND 1024
+int bat_candidates(const struct bat_state *st, int actions, gmove *out, int max);
 
 #endif

@@ -10,14 +10,27 @@
 const char bat_rank_chars[14] = "A23456789TJQK";
 const char bat_suit_chars[5] = "cdhs";
 
+/* Sets hold counts 0..2 per card, so bytes summed in a 64-bit word cannot
+ * carry, and bit 1 of a byte says "a twin pair". */
+#define BYTES_ONES 0x0101010101010101ull
+
+static uint64_t load_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t w = 0;
+    memcpy(&w, p, n); /* little- or big-endian alike: only sums are taken */
+    return w;
+}
+
+static int byte_sum(uint64_t w)
+{
+    return (int)((w * BYTES_ONES) >> 56);
+}
+
 int bat_suit_points(const uint8_t *set, int s)
 {
-    int p = 0;
-    for (int r = 0; r < 13; r++) {
-        int k = set[s * 13 + r];
-        p += k == 2 ? 4 : k;
-    }
-    return p;
+    uint64_t a = load_bytes(set + s * 13, 8), b = load_bytes(set + s * 13 + 8, 5);
+    int twins = __builtin_popcountll(((a >> 1) & BYTES_ONES) | (((b >> 1) & BYTES_ONES) << 4));
+    return byte_sum(a) + byte_sum(b) + 2 * twins;
 }
 
 int bat_points(const uint8_t *set)
@@ -42,9 +55,9 @@ int bat_best_suit_points(const uint8_t *set)
 int bat_set_count(const uint8_t *set)
 {
     int n = 0;
-    for (int c = 0; c < BAT_NCARD; c++)
-        n += set[c];
-    return n;
+    for (int i = 0; i < 48; i += 8)
+        n += byte_sum(load_bytes(set + i, 8));
+    return n + byte_sum(load_bytes(set + 48, 4));
 }
 
 gmove bat_move(int kind, int target, int suit, int value)
@@ -415,11 +428,13 @@ static void resolve_battle(struct bat_state *st, const uint8_t *def)
         st->chips[a] = (uint8_t)(st->chips[a] - pay);
         st->chips[t] = (uint8_t)(st->chips[t] + pay);
     }
-    /* Played cards to the discard pile: the attack, then the defence. */
-    for (int c = 0; c < BAT_NCARD; c++)
+    /* Played cards to the discard pile: the attack, then the defence (all
+     * of the attack's suit). */
+    assert(st->last_suit < 4);
+    for (int c = st->last_suit * 13; c < st->last_suit * 13 + 13; c++)
         for (int k = 0; k < st->battle[c]; k++)
             st->pile[st->npile++] = (uint8_t)c;
-    for (int c = 0; c < BAT_NCARD; c++)
+    for (int c = st->last_suit * 13; c < st->last_suit * 13 + 13; c++)
         for (int k = 0; k < def[c]; k++)
             st->pile[st->npile++] = (uint8_t)c;
     memset(st->battle, 0, sizeof st->battle);
@@ -482,7 +497,7 @@ void bat_play(struct bat_state *st, gmove m)
         break;
     case BAT_M_ATTACK:
         bat_move_set(m, set);
-        for (int c = 0; c < BAT_NCARD; c++)
+        for (int c = bat_msuit(m) * 13; c < bat_msuit(m) * 13 + 13; c++)
             for (int k = 0; k < set[c]; k++)
                 remove_card(st, s, c);
         memcpy(st->battle, set, sizeof set);
@@ -496,11 +511,12 @@ void bat_play(struct bat_state *st, gmove m)
     case BAT_M_DEFEND:
     case BAT_M_SURRENDER:
         memset(set, 0, sizeof set);
-        if (bat_mkind(m) == BAT_M_DEFEND)
+        if (bat_mkind(m) == BAT_M_DEFEND) {
             bat_move_set(m, set);
-        for (int c = 0; c < BAT_NCARD; c++)
-            for (int k = 0; k < set[c]; k++)
-                remove_card(st, s, c);
+            for (int c = bat_msuit(m) * 13; c < bat_msuit(m) * 13 + 13; c++)
+                for (int k = 0; k < set[c]; k++)
+                    remove_card(st, s, c);
+        }
         resolve_battle(st, set);
         break;
     default:

@@ -16,15 +16,27 @@ struct pal_engine {
     int64_t hash_mb;
     int64_t seed;
     char strategy[OPT_STR_LEN];
+    char rave[OPT_STR_LEN];
+    int64_t grave_ref;
+    int64_t tree_reuse;
     struct rng rng;
     struct mcts mc;
 };
+
+/* The search options into the search's parameters. */
+static void set_params(struct pal_engine *e)
+{
+    e->mc.par.grave_ref = strcmp(e->rave, "grave") == 0 ? (int)e->grave_ref : 0;
+    e->mc.par.reuse = e->tree_reuse != 0;
+    mc_clear(&e->mc);
+}
 
 static void init(void *eng)
 {
     struct pal_engine *e = eng;
     mc_init(&e->mc, (size_t)e->hash_mb, (uint64_t)e->seed);
     rng_seed(&e->rng, (uint64_t)e->seed);
+    set_params(e);
 }
 
 static void destroy(void *eng)
@@ -38,6 +50,7 @@ static void newgame(void *eng)
     struct pal_engine *e = eng;
     rng_seed(&e->rng, (uint64_t)e->seed);
     mc_seed(&e->mc, (uint64_t)e->seed);
+    mc_clear(&e->mc);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
@@ -46,8 +59,11 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
     if (strcmp(o->name, "Hash") == 0) {
         if (mc_resize(&e->mc, (size_t)e->hash_mb) != 0)
             return set_err(err, n, -1, "cannot allocate %lld MiB", (long long)e->hash_mb);
-    } else if (strcmp(o->name, "Seed") == 0)
+    } else if (strcmp(o->name, "Seed") == 0) {
         newgame(e);
+    } else {
+        set_params(e);
+    }
     return 0;
 }
 
@@ -135,6 +151,12 @@ static const struct opt_spec options[] = {
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random",
      offsetof(struct pal_engine, strategy),
      "search (MCTS), or a baseline: greedy (most captures, then liberties), random"},
+    {"Rave", OPT_COMBO, "rave", 0, 0, "rave grave", offsetof(struct pal_engine, rave),
+     "AMAF statistics: rave (each node's own), grave (the closest ancestor's with GraveRef visits)"},
+    {"GraveRef", OPT_SPIN, "25", 1, 1000000, NULL, offsetof(struct pal_engine, grave_ref),
+     "GRAVE: visits a node needs for its own AMAF statistics to be used"},
+    {"TreeReuse", OPT_CHECK, "false", 0, 0, NULL, offsetof(struct pal_engine, tree_reuse),
+     "keep the subtree of the new position from the last search"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -18,6 +18,8 @@ static const struct mc_params default_params = {
     .expand_at = MC_EXPAND_AT,
     .prior_n = MC_PRIOR_N,
     .margin = MC_MARGIN,
+    .grave_ref = 0,
+    .reuse = false,
 };
 
 void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
@@ -42,8 +44,12 @@ int mc_resize(struct mcts *t, size_t mb)
     t->edges_cap = ecap;
     t->nnodes = 1;
     t->nedges = 0;
+    t->root = 1;
+    t->have_tree = false;
     return 0;
 }
+
+void mc_clear(struct mcts *t) { t->have_tree = false; }
 
 void mc_init(struct mcts *t, size_t mb, uint64_t seed)
 {
@@ -177,10 +183,40 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     return true;
 }
 
-static uint32_t select_edge(struct mcts *t, const struct mc_node *node)
+/* GRAVE: the AMAF statistics to use at a node of side `side` whose own
+ * visits are too few: those of the reference node's edges, kept in a table
+ * by key.  The table is filled when the reference changes and at most once
+ * a simulation (simulate clears t->gref first), so it follows the
+ * reference's statistics as they grow. */
+static void grave_table(struct mcts *t, int side, uint32_t ref)
+{
+    if (t->gref[side] == ref)
+        return;
+    uint32_t stamp = ++t->gstamp[side];
+    if (stamp == 0) {
+        memset(t->gseen[side], 0, sizeof t->gseen[side]);
+        stamp = t->gstamp[side] = 1;
+    }
+    t->gref[side] = ref;
+    const struct mc_node *r = &t->nodes[ref];
+    for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
+        const struct mc_edge *e = &t->edges[i];
+        if (!e->man)
+            continue;
+        t->gseen[side][e->key] = stamp;
+        t->gn[side][e->key] = e->an;
+        t->gw[side][e->key] = e->aw;
+    }
+}
+
+/* `grave`: take the AMAF of edges from the GRAVE table of the node's side
+ * (when it has the key), else from the edge itself. */
+static uint32_t select_edge(struct mcts *t, const struct mc_node *node, bool grave)
 {
     const double logn = log((double)node->n + 1.0);
     const double c = t->par.uct_c, b = t->par.rave_bias;
+    const int gs = node->side;
+    const uint32_t gst = t->gstamp[gs];
     uint32_t best = node->edges;
     double bestv = -1e9;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
@@ -192,11 +228,15 @@ static uint32_t select_edge(struct mcts *t, const struct mc_node *node)
                 return i;
             v = sg < 0 ? -1.0 : 0.5; /* proven draw: no exploration */
         } else {
-            double n = e->n, an = e->an;
+            double n = e->n, an = e->an, aw = e->aw;
+            if (grave && e->man && t->gseen[gs][e->key] == gst) {
+                an = t->gn[gs][e->key];
+                aw = t->gw[gs][e->key];
+            }
             double q = n > 0 ? e->w / n : MC_FPU; /* first-play urgency */
             if (an > 0) {
                 double beta = an / (an + n + b * an * n);
-                q = (1 - beta) * q + beta * (e->aw / an);
+                q = (1 - beta) * q + beta * (aw / an);
             }
             v = q + c * sqrt(logn / (n + 1.0));
         }
@@ -243,7 +283,10 @@ static void simulate(struct mcts *t, const struct pal_state *root)
     struct pal_state s = *root;
     uint32_t pn[MC_MAXPATH], pe[MC_MAXPATH];
     int d = 0, outcome;
-    uint32_t cur = 1;
+    uint32_t cur = t->root;
+    uint32_t ref[2] = {0, 0}; /* GRAVE: the deepest node per side with enough visits */
+    const uint32_t gref = (uint32_t)t->par.grave_ref;
+    t->gref[0] = t->gref[1] = 0; /* (no node 0: the tables are refilled) */
     t->trace.n = 0;
     for (;;) {
         struct mc_node *node = &t->nodes[cur];
@@ -257,7 +300,7 @@ static void simulate(struct mcts *t, const struct pal_state *root)
             break;
         }
         if (!node->expanded &&
-            ((node->n < (uint32_t)t->par.expand_at && cur != 1) || !expand(t, cur, &s))) {
+            ((node->n < (uint32_t)t->par.expand_at && cur != t->root) || !expand(t, cur, &s))) {
             outcome = pal_playout(g, &s, &t->rng, &t->pol, &t->trace);
             break;
         }
@@ -265,7 +308,16 @@ static void simulate(struct mcts *t, const struct pal_state *root)
             outcome = pal_playout(g, &s, &t->rng, &t->pol, &t->trace);
             break;
         }
-        uint32_t ei = select_edge(t, node);
+        bool grave = false;
+        if (gref) {
+            if (node->n >= gref)
+                ref[node->side] = cur;
+            else if (ref[node->side]) {
+                grave_table(t, node->side, ref[node->side]);
+                grave = true;
+            }
+        }
+        uint32_t ei = select_edge(t, node, grave);
         struct mc_edge *e = &t->edges[ei];
         pn[d] = cur;
         pe[d] = ei;
@@ -363,6 +415,69 @@ static void reset(struct mcts *t)
     t->nedges = 0;
     t->sims = 0;
     t->maxdepth = 0;
+    t->root = 1;
+    t->reused = 0;
+    t->have_tree = false;
+    t->gref[0] = t->gref[1] = 0;
+}
+
+/* Tree reuse: the node of the last search's tree whose position is `pos`
+ * (the old root itself, or down to two turns, four maneuvers, below it
+ * along edges already visited; the most visited if several); 0 if none. */
+static uint32_t find_node(const struct mcts *t, uint32_t ni, const struct pal_state *s,
+                          const struct pal_state *pos, int depth)
+{
+    const struct pal_geom *g = pal_geom(s->n);
+    const struct mc_node *node = &t->nodes[ni];
+    if (s->nman == 0 && memcmp(s, pos, sizeof *s) == 0)
+        return ni;
+    if (depth >= 4 || !node->expanded)
+        return 0;
+    uint32_t best = 0, bn = 0;
+    for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
+        const struct mc_edge *e = &t->edges[i];
+        if (!e->child)
+            continue;
+        struct pal_state c = *s;
+        if (e->man == 0) {
+            pal_end_turn(&c);
+        } else {
+            pal_apply(g, &c, e->man);
+            if (c.nman >= (c.first ? 1 : 2))
+                pal_end_turn(&c);
+        }
+        if (c.captures[0] > pos->captures[0] || c.captures[1] > pos->captures[1])
+            continue; /* captures never come back */
+        uint32_t f = find_node(t, e->child, &c, pos, depth + 1);
+        if (f && t->nodes[f].n >= bn) {
+            best = f;
+            bn = t->nodes[f].n;
+        }
+    }
+    return best;
+}
+
+/* Start a search from pos: the old tree's node for it when reuse is on and
+ * the pools are less than half used, else a fresh tree.  false when the
+ * root cannot be expanded (cannot happen). */
+static bool start(struct mcts *t, const struct pal_state *pos)
+{
+    uint32_t keep = 0;
+    if (t->par.reuse && t->have_tree && t->nnodes < t->nodes_cap / 2 &&
+        t->nedges < t->edges_cap / 2 && t->root_st.n == pos->n)
+        keep = find_node(t, t->root, &t->root_st, pos, 0);
+    if (!keep) {
+        reset(t);
+        new_node(t, pos->stm);
+        keep = 1;
+    }
+    t->root = keep;
+    t->root_st = *pos;
+    t->sims = 0;
+    t->maxdepth = 0;
+    t->reused = t->nodes[keep].n;
+    t->have_tree = true;
+    return t->nodes[keep].expanded || expand(t, keep, pos);
 }
 
 /* Second maneuver when the tree says nothing: end if allowed, else the
@@ -385,7 +500,7 @@ static pal_man fallback_m2(const struct pal_geom *g, const struct pal_state *s1)
 static gmove extract(const struct mcts *t, const struct pal_state *root)
 {
     const struct pal_geom *g = pal_geom(root->n);
-    int ei = best_edge(t, 1);
+    int ei = best_edge(t, t->root);
     if (ei < 0 || t->edges[ei].man == 0)
         return PAL_PASS;
     pal_man m1 = t->edges[ei].man, m2 = 0;
@@ -410,12 +525,12 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, int fi
     const struct pal_geom *g = pal_geom(root->n);
     struct pal_state s = *root;
     size_t len = 0;
-    uint32_t cur = 1;
+    uint32_t cur = t->root;
     pal_man turn[2] = {0, 0};
     int nt = 0, turns = 0;
     buf[0] = 0;
     while (cur && t->nodes[cur].expanded && turns < 12) {
-        int ei = cur == 1 && first >= 0 ? first : best_edge(t, cur);
+        int ei = cur == t->root && first >= 0 ? first : best_edge(t, cur);
         if (ei < 0 || t->edges[ei].n == t->edges[ei].pn)
             break;
         const struct mc_edge *e = &t->edges[ei];
@@ -456,7 +571,7 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
 {
     if (!req->info)
         return;
-    const struct mc_node *r = &t->nodes[1];
+    const struct mc_node *r = &t->nodes[t->root];
     double w = 0, n = 0;
     for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
         w += t->edges[i].w;
@@ -508,9 +623,7 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
     const struct pal_state *root = req->pos;
     if (pal_over(root))
         return GAME_MOVE_NONE;
-    reset(t);
-    new_node(t, root->stm);
-    if (!expand(t, 1, root))
+    if (!start(t, root))
         return PAL_PASS; /* cannot happen: the pool holds a root */
     struct timeman tm;
     tm_init(&tm, req, root->stm + 1);
@@ -521,7 +634,8 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
     const bool forever = l->infinite;
     const int64_t t0 = now_us();
     int64_t next_info = t0 + MC_INFO_US;
-    bool only_pass = t->nodes[1].nedges == 1;
+    const uint32_t rt = t->root;
+    bool only_pass = t->nodes[rt].nedges == 1;
     for (;;) {
         if (!only_pass)
             simulate(t, root);
@@ -532,19 +646,19 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
                 break;
             if (max_sims && t->sims >= max_sims && !forever)
                 break;
-            if ((only_pass || t->nodes[1].proven) && !forever)
+            if ((only_pass || t->nodes[rt].proven) && !forever)
                 break;
             if (search_stopped(req))
                 break;
-            if ((only_pass || t->nodes[1].proven) && forever) {
+            if ((only_pass || t->nodes[rt].proven) && forever) {
                 /* nothing to learn: wait for stop without spinning hard */
                 struct timespec ts = {0, 1000000};
                 nanosleep(&ts, NULL);
             }
         }
         if ((t->sims & 127) == 0) {
-            int be = best_edge(t, 1);
-            double share = be >= 0 && t->nodes[1].n ? (double)t->edges[be].n / t->nodes[1].n : 0;
+            int be = best_edge(t, rt);
+            double share = be >= 0 && t->nodes[rt].n ? (double)t->edges[be].n / t->nodes[rt].n : 0;
             if (!tm_continue(&tm, share > 0.5 ? 1.0 : share * 2))
                 break;
             int64_t now = now_us();

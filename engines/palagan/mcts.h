@@ -4,7 +4,10 @@
  * also has an explicit "end the turn" edge.  UCT plus RAVE statistics keyed
  * on maneuvers (pal_man_key), priors from captures, playouts by the policy
  * of rules_core.h, and proven win/draw/loss backup (MCTS-solver) near the
- * end of the game.
+ * end of the game.  Options: GRAVE (par.grave_ref > 0: a node with fewer
+ * visits reads the AMAF statistics of its closest same-side ancestor that
+ * has them), and tree reuse between turns (par.reuse: the next search
+ * starts from the old tree's node for its position).
  */
 #ifndef PALAGAN_MCTS_H
 #define PALAGAN_MCTS_H
@@ -63,6 +66,9 @@ struct mc_params {
     int expand_at;    /* visits before a leaf gets its edges */
     int prior_n;      /* weight of the heuristic prior, in visits */
     double margin;    /* share of a result given by the capture margin */
+    int grave_ref;    /* GRAVE: AMAF of the closest ancestor (same side to
+                       * act) with >= this many visits; 0 = plain RAVE */
+    bool reuse;       /* keep the subtree of the new position between turns */
 };
 
 struct mcts {
@@ -78,6 +84,15 @@ struct mcts {
     int32_t last[2][PAL_KEYS];  /* its last trace index there */
     uint64_t sims;
     int maxdepth;
+    uint32_t root;            /* root node (1 after a fresh start) */
+    struct pal_state root_st; /* its position, for tree reuse */
+    bool have_tree;           /* a tree from the last search is there */
+    uint64_t reused;          /* visits the root had from earlier searches */
+    /* GRAVE: the AMAF of a reference node's edges by key, per side */
+    uint32_t gref[2], gstamp[2];
+    uint32_t gseen[2][PAL_KEYS];
+    uint32_t gn[2][PAL_KEYS];
+    float gw[2][PAL_KEYS];
 };
 
 void mc_init(struct mcts *t, size_t mb, uint64_t seed);
@@ -85,6 +100,8 @@ void mc_free(struct mcts *t);
 /* New tree memory of mb MiB; -1 (old tree kept) if it cannot be had. */
 int mc_resize(struct mcts *t, size_t mb);
 void mc_seed(struct mcts *t, uint64_t seed);
+/* Forget the tree (newgame): the next search starts afresh. */
+void mc_clear(struct mcts *t);
 
 /* Full search for `go`. */
 gmove mc_go(struct mcts *t, const struct search_req *req);

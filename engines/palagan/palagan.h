@@ -170,6 +170,10 @@ pal_man pal_policy_man(const struct pal_geom *g, struct pal_state *s,
  * minus white's. */
 int pal_playout(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                 const struct pal_policy *p, struct pal_trace *tr);
+/* Test support: `turns` policy turns from s, the playouts' incremental
+ * cluster lists checked against a full recount after every maneuver.
+ * Returns the maneuvers checked, -1 at a disagreement. */
+long pal_po_check(const struct pal_geom *g, struct pal_state *s, struct rng *r, int turns);
 /* Per side: pieces in clusters with one liberty [0], with two [1], and
  * the liberty total [2] (clusters with no liberty count in neither). */
 void pal_shape(const struct pal_geom *g, const struct pal_state *s, int out[2][3]);

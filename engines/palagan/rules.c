@@ -90,7 +90,9 @@ bool pal_over(const struct pal_state *s)
                            int *);                                               \
     int pal_count_turns_##w(const struct pal_geom *, const struct pal_state *); \
     void pal_shape_##w(const struct pal_geom *, const struct pal_state *,       \
-                       int (*)[3]);
+                       int (*)[3]);                                              \
+    long pal_po_check_##w(const struct pal_geom *, struct pal_state *,          \
+                          struct rng *, int);
 PAL_DECL(1)
 PAL_DECL(2)
 PAL_DECL(4)
@@ -141,6 +143,11 @@ void pal_liberties(const struct pal_geom *g, const struct pal_state *s, int libs
 void pal_shape(const struct pal_geom *g, const struct pal_state *s, int out[2][3])
 {
     DISPATCH(pal_shape, g, s, out);
+}
+
+long pal_po_check(const struct pal_geom *g, struct pal_state *s, struct rng *r, int turns)
+{
+    return DISPATCH(pal_po_check, g, s, r, turns);
 }
 
 int pal_count_turns(const struct pal_state *s)

@@ -116,6 +116,15 @@ static int dir_of(const struct pal_geom *g, int a, int b)
     return -1;
 }
 
+/* dir_of for neighbours a and b, from their coordinates. */
+static inline int adj_dir(const struct pal_geom *g, int a, int b)
+{
+    static const int8_t k[3][3] = {{5, 1, -1}, {3, -1, 2}, {-1, 0, 4}};
+    int d = k[g->cx[b] - g->cx[a] + 1][g->cy[b] - g->cy[a] + 1];
+    assert(d >= 0 && g->step[a][d] == b);
+    return d;
+}
+
 int SFX(pal_gen_man)(const struct pal_geom *g, const struct pal_state *s,
                      pal_man *out)
 {
@@ -368,6 +377,31 @@ void SFX(pal_liberties)(const struct pal_geom *g, const struct pal_state *s, int
     }
 }
 
+/* rng_next and rng_below of core/util.c, inlined for the playouts: the
+ * same numbers (pal_po_check compares them). */
+static inline uint64_t po_next(struct rng *r)
+{
+    uint64_t *q = r->s;
+    const uint64_t x = q[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = q[1] << 17;
+    q[2] ^= q[0];
+    q[3] ^= q[1];
+    q[1] ^= q[2];
+    q[0] ^= q[3];
+    q[2] ^= t;
+    q[3] = (q[3] << 45) | (q[3] >> 19);
+    return result;
+}
+
+static inline uint64_t po_below(struct rng *r, uint64_t n)
+{
+    const uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = po_next(r);
+    while (x >= lim);
+    return x % n;
+}
+
 /* Index of the k-th set bit of b (k < popc(b)). */
 static inline int nth_bit(BB b, int k)
 {
@@ -382,14 +416,342 @@ static inline int nth_bit(BB b, int k)
 
 static int pick_bit(BB b, struct rng *r)
 {
-    return nth_bit(b, (int)rng_below(r, (uint64_t)popc(b)));
+    return nth_bit(b, (int)po_below(r, (uint64_t)popc(b)));
+}
+
+/* ---- the playout board: clusters kept up to date -------------------------
+ *
+ * Playouts play on a `struct po`: the position plus, per side, the list of
+ * its clusters (stones and liberties), updated by every maneuver instead of
+ * recounted: a piece put down merges the clusters next to it and takes a
+ * liberty from the others, a piece taken away splits its cluster (a fill
+ * over that cluster only) and gives a liberty to its neighbours, a capture
+ * gives liberties to the capturer's clusters next to it.  The policy reads
+ * short liberties and turn-end legality off these lists and tests most
+ * candidate maneuvers without playing them (po_summon_ok, po_occupy_ok);
+ * only pushes and "mend" positions (a mover's cluster without a liberty
+ * after a suicidal first maneuver) are tried on a copy.  The decisions are
+ * exactly those of a policy that recounts everything: the same random
+ * numbers give the same games (pal_po_check tests the lists against a full
+ * recount).
+ */
+#define PO_NCL PAL_PIECES /* a side has at most 20 pieces on the board */
+
+struct po {
+    struct pal_state s;
+    uint32_t used[2];                /* slots in use, per side */
+    uint32_t cls[2][4];              /* slots with no, one, two liberties ([3] scratch) */
+    BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
+    uint8_t cid[64 * W];             /* the slot of the piece on a cell */
+};
+
+/* Set the liberties of slot k (and its class: no, one, two liberties). */
+static inline void po_lb(struct po *p, int side, int k, BB lb)
+{
+    p->lb[side][k] = lb;
+    const uint32_t b = 1u << k;
+    const int n = popc(lb);
+    uint32_t *c = p->cls[side];
+    c[0] &= ~b;
+    c[1] &= ~b;
+    c[2] &= ~b;
+    c[n < 3 ? n : 3] |= b;
+}
+
+static inline void po_free(struct po *p, int side, int k)
+{
+    const uint32_t b = ~(1u << k);
+    p->used[side] &= b;
+    p->cls[side][0] &= b;
+    p->cls[side][1] &= b;
+    p->cls[side][2] &= b;
+}
+
+/* b if c, else nothing. */
+static inline BB bsel(bool c, BB b)
+{
+#if W == 1
+    return b & (0 - (uint64_t)c);
+#else
+    for (int i = 0; i < W; i++)
+        b.w[i] &= 0 - (uint64_t)c;
+    return b;
+#endif
+}
+
+static inline void po_label(struct po *p, BB cl, int k)
+{
+    for (; nz(cl); cl = poplow(cl))
+        p->cid[ctz(cl) & (64 * W - 1)] = (uint8_t)k; /* (ctz >= 0 here) */
+}
+
+static inline int po_new(struct po *p, int side, BB cl, BB lb)
+{
+    int k = __builtin_ctz(~p->used[side]);
+    assert(k < PO_NCL);
+    p->used[side] |= 1u << k;
+    p->st[side][k] = cl;
+    po_lb(p, side, k, lb);
+    po_label(p, cl, k);
+    return k;
+}
+
+static void po_init(const struct pal_geom *g, struct po *p)
+{
+    const BB empty = empty_of(g, &p->s);
+    for (int side = 0; side < 2; side++) {
+        BB own = ld(p->s.occ[side]), cand = own;
+        p->used[side] = 0;
+        memset(p->cls[side], 0, sizeof p->cls[side]);
+        while (nz(cand)) {
+            BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
+            po_new(p, side, cl, lb);
+            cand = bandn(cand, cl);
+        }
+    }
+}
+
+/* A piece of `side` onto the empty cell t. */
+static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
+{
+    const BB nb = NBR(g, t), tb = bit(t);
+    const BB own = ld(p->s.occ[side]), opp = ld(p->s.occ[side ^ 1]);
+    BB cl = tb, lb = bandn(ld(g->all), bor(own, opp));
+    lb = band(lb, nb);
+    int keep = -1;
+    for (BB a = band(nb, own); nz(a);) { /* the clusters it joins */
+        int k = p->cid[ctz(a)];
+        const BB s = p->st[side][k];
+        a = bandn(a, s);
+        lb = bor(lb, p->lb[side][k]);
+        if (keep < 0) { /* the first keeps its slot and labels */
+            keep = k;
+        } else {
+            po_free(p, side, k);
+            po_label(p, s, keep);
+        }
+        cl = bor(cl, s);
+    }
+    lb = bandn(lb, tb);
+    if (keep < 0) {
+        po_new(p, side, cl, lb);
+    } else {
+        p->st[side][keep] = cl;
+        po_lb(p, side, keep, lb);
+        p->cid[t] = (uint8_t)keep;
+    }
+    for (BB b = band(nb, opp); nz(b);) { /* enemy clusters lose t */
+        int k = p->cid[ctz(b)];
+        b = bandn(b, p->st[side ^ 1][k]);
+        po_lb(p, side ^ 1, k, bandn(p->lb[side ^ 1][k], tb));
+    }
+    st(p->s.occ[side], bor(own, tb));
+}
+
+/* The piece of `side` on f leaves the board (for a step or a push). */
+static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
+{
+    const BB fb = bit(f), nb = NBR(g, f);
+    st(p->s.occ[side], bandn(ld(p->s.occ[side]), fb));
+    const int k = p->cid[f];
+    BB rest = bandn(p->st[side][k], fb);
+    const BB empty = empty_of(g, &p->s);
+    if (!nz(rest)) {
+        po_free(p, side, k);
+    } else if (!nz(poplow(rest))) { /* one piece left: no split */
+        p->st[side][k] = rest;
+        po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
+    } else {
+        bool first = true;
+        while (nz(rest)) { /* the parts of what is left */
+            BB cl = bit(ctz(rest)), fr = cl, lb = zero();
+            while (nz(fr)) {
+                int c = ctz(fr);
+                fr = poplow(fr);
+                BB n = NBR(g, c);
+                lb = bor(lb, band(n, empty));
+                BB nx = bandn(band(n, rest), cl);
+                cl = bor(cl, nx);
+                fr = bor(fr, nx);
+            }
+            if (first) { /* keeps the slot (and its labels) */
+                p->st[side][k] = cl;
+                po_lb(p, side, k, lb);
+                first = false;
+            } else {
+                po_new(p, side, cl, lb);
+            }
+            rest = bandn(rest, cl);
+        }
+    }
+    for (BB b = band(nb, ld(p->s.occ[side ^ 1])); nz(b);) { /* a liberty */
+        int j = p->cid[ctz(b)];
+        b = bandn(b, p->st[side ^ 1][j]);
+        po_lb(p, side ^ 1, j, bor(p->lb[side ^ 1][j], fb));
+    }
+}
+
+/* Remove the clusters of `side` without a liberty (those a maneuver of
+ * the other side left so: all of them, since a side never keeps one);
+ * returns the pieces. */
+static int po_capture(const struct pal_geom *g, struct po *p, int side)
+{
+    BB gone = zero();
+    for (uint32_t m = p->cls[side][0]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        gone = bor(gone, p->st[side][k]);
+        po_free(p, side, k);
+    }
+    if (!nz(gone))
+        return 0;
+    st(p->s.occ[side], bandn(ld(p->s.occ[side]), gone));
+    BB near = zero();
+    for (BB b = gone; nz(b); b = poplow(b))
+        near = bor(near, NBR(g, ctz(b)));
+    const int o = side ^ 1;
+    for (BB b = band(near, ld(p->s.occ[o])); nz(b); b = poplow(b)) {
+        int c = ctz(b), k = p->cid[c];
+        po_lb(p, o, k, bor(p->lb[o][k], band(NBR(g, c), gone)));
+    }
+    return popc(gone);
+}
+
+/* pal_apply on the playout board. */
+static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
+{
+    struct pal_state *s = &p->s;
+    const int me = s->stm;
+    const int t = (int)PAL_TO(m);
+    BB check = bor(ld(s->check), bit(t));
+    if (PAL_KIND(m) == PAL_SUMMON) {
+        assert(s->reserve[me] > 0);
+        s->reserve[me]--;
+        s->active = 1;
+    } else {
+        const int f = (int)PAL_FROM(m);
+        po_take(g, p, me, f);
+        if (has(ld(s->occ[me ^ 1]), t)) { /* push */
+            int t2 = g->step[t][adj_dir(g, f, t)];
+            assert(t2 >= 0);
+            po_take(g, p, me ^ 1, t);
+            po_put(g, p, me ^ 1, t2);
+            check = bor(check, NBR(g, t2));
+        }
+        if (s->nman == 0) {
+            s->last_from = (uint8_t)f;
+            s->last_to = (uint8_t)t;
+        }
+    }
+    po_put(g, p, me, t);
+    st(s->check, check);
+    s->nman++;
+    int got = po_capture(g, p, me ^ 1);
+    if (got) {
+        s->captures[me] = (uint8_t)(s->captures[me] + got);
+        s->active = 1;
+    }
+    return got;
+}
+
+/* pal_can_end on the playout board: has every cluster of the mover a
+ * liberty?  (The same: at a turn's start every cluster has one, so one
+ * without is one this turn touched.) */
+static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] == 0; }
+
+/* Liberty points of the clusters of `side` touching `hot` with exactly one
+ * (*a1) and two (*a2) liberties. */
+static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
+{
+    BB x1 = zero(), x2 = zero();
+    for (uint32_t m = p->cls[side][1]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        x1 = bor(x1, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
+    }
+    for (uint32_t m = p->cls[side][2]; m; m &= m - 1) {
+        int k = __builtin_ctz(m);
+        x2 = bor(x2, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
+    }
+    *a1 = x1;
+    *a2 = x2;
+}
+
+/* Could the turn end after a summon on the empty cell t?  (Every cluster of
+ * the mover has a liberty now.)  Only the new cluster can lack one: it has
+ * one if t has an empty neighbour, a cluster it joins has a liberty besides
+ * t, or it captures (the captured pieces are next to it). */
+static bool po_summon_ok(const struct pal_geom *g, const struct po *p, int t)
+{
+    const int me = p->s.stm;
+    const BB nb = NBR(g, t), tb = bit(t);
+    if (nz(band(nb, empty_of(g, &p->s))))
+        return true;
+    for (BB c = band(nb, ld(p->s.occ[me])); nz(c); c = poplow(c))
+        if (nz(bandn(p->lb[me][p->cid[ctz(c)]], tb)))
+            return true;
+    for (BB c = band(nb, ld(p->s.occ[me ^ 1])); nz(c); c = poplow(c))
+        if (!nz(bandn(p->lb[me ^ 1][p->cid[ctz(c)]], tb)))
+            return true;
+    return false;
+}
+
+/* What occupying the empty cell L by m (a summon, or a move from a
+ * neighbour f) would do, every cluster of the mover having a liberty: the
+ * pieces it captures, and the liberties of the mover's cluster on L
+ * (counted up to `upto`); *ok: could the turn end. */
+static int po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man m, int L,
+                          int upto, int *libs, bool *ok)
+{
+    const int me = p->s.stm, o = me ^ 1;
+    const bool move = PAL_KIND(m) == PAL_STEP;
+    const int f = move ? (int)PAL_FROM(m) : -1;
+    const BB Lb = bit(L), nbL = NBR(g, L);
+    const BB fb = move ? bit(f) : zero();
+    /* captures: enemy clusters next to L left without a liberty (a move
+     * frees f, a liberty of those next to f) */
+    BB gone = zero();
+    const BB nbf = move ? NBR(g, f) : zero();
+    for (BB c = band(nbL, ld(p->s.occ[o])); nz(c);) {
+        int k = p->cid[ctz(c)];
+        const BB cl = p->st[o][k];
+        c = bandn(c, cl);
+        BB lb = bandn(p->lb[o][k], Lb);
+        if (nz(band(cl, nbf)))
+            lb = bor(lb, fb);
+        if (!nz(lb))
+            gone = bor(gone, cl);
+    }
+    const int got = popc(gone);
+    *ok = true;
+    if (!move && got == 0 && !po_summon_ok(g, p, L))
+        *ok = false;
+    if (upto > 0) { /* the cluster on L after: a fill */
+        const BB own = bor(bandn(ld(p->s.occ[me]), fb), Lb);
+        const BB empty = bor(bandn(bor(empty_of(g, &p->s), fb), Lb), gone);
+        BB cl = Lb, fr = cl, lb = zero();
+        int n = 0;
+        while (nz(fr)) {
+            int c = ctz(fr);
+            fr = poplow(fr);
+            BB nb = NBR(g, c);
+            lb = bor(lb, band(nb, empty));
+            BB nx = bandn(band(nb, own), cl);
+            cl = bor(cl, nx);
+            fr = bor(fr, nx);
+            if ((n = popc(lb)) >= upto)
+                break;
+        }
+        *libs = n;
+    }
+    return got;
 }
 
 /* A uniformly drawn maneuver (summon on an empty cell or a piece and a
  * direction), found by rejection; applied if the turn can still end.
- * 0 if none found in a few tries. */
-static pal_man random_man(const struct pal_geom *g, struct pal_state *s, struct rng *r)
+ * 0 if none found in a few tries.  Every cluster of the mover has a
+ * liberty. */
+static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
 {
+    struct pal_state *s = &p->s;
     const int me = s->stm;
     const BB own = ld(s->occ[me]), opp = ld(s->occ[me ^ 1]);
     const BB empty = bandn(ld(g->all), bor(own, opp));
@@ -397,47 +759,56 @@ static pal_man random_man(const struct pal_geom *g, struct pal_state *s, struct 
     if (ne + np == 0)
         return 0;
     for (int tries = 0; tries < 24; tries++) {
-        int x = (int)rng_below(r, (uint64_t)(ne + 6 * np));
+        int x = (int)po_below(r, (uint64_t)(ne + 6 * np));
         pal_man m;
         if (x < ne) {
-            m = PAL_MAN(PAL_SUMMON, 0, nth_bit(empty, x));
+            int t = nth_bit(empty, x);
+            m = PAL_MAN(PAL_SUMMON, 0, t);
+            if (!po_summon_ok(g, p, t))
+                continue;
         } else {
             x -= ne;
             int f = nth_bit(own, x / 6), k = x % 6;
             int t = g->step[f][k];
             if (t < 0)
                 continue;
+            m = PAL_MAN(PAL_STEP, f, t);
             if (has(empty, t)) {
+                /* a move keeps a liberty: the cell it leaves */
                 if (s->nman == 1 && f == s->last_to && t == s->last_from)
                     continue;
             } else if (has(opp, t)) {
                 int t2 = g->step[t][k];
                 if (t2 < 0 || !has(empty, t2))
                     continue;
+                struct po c = *p;
+                po_apply(g, &c, m);
+                if (!po_can_end(&c))
+                    continue;
+                *p = c;
+                return m;
             } else {
                 continue;
             }
-            m = PAL_MAN(PAL_STEP, f, t);
         }
-        struct pal_state c = *s;
-        SFX(pal_apply)(g, &c, m);
-        if (SFX(pal_can_end)(g, &c)) {
-            *s = c;
-            return m;
-        }
+        po_apply(g, p, m);
+        return m;
     }
     return 0;
 }
 
-/* Try maneuvers that put a piece of the mover on L (a summon, then steps
- * from neighbours); keep the first that passes `want` (0: any, 1: captures,
- * k >= 2: leaves the piece on L with >= k liberties).  0 if none. */
-static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
-                      int want)
+/* Try maneuvers that put a piece of the mover on the empty cell L (a
+ * summon, then steps from neighbours); keep the first that passes `want`
+ * (0: any, 1: captures, k >= 2: leaves the piece on L with >= k
+ * liberties) and lets the turn end.  0 if none.  `mend`: a cluster of the
+ * mover has no liberty (then every candidate is played out on a copy). */
+static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
 {
     pal_man cands[8];
     int nc = 0;
+    const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
+    assert(pal_at(s, L) < 0);
     if (s->reserve[s->stm])
         cands[nc++] = PAL_MAN(PAL_SUMMON, 0, L);
     for (int k = 0; k < PAL_NDIR; k++) {
@@ -447,12 +818,25 @@ static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
             cands[nc++] = PAL_MAN(PAL_STEP, f, L);
     }
     for (int i = 0; i < nc; i++) {
-        struct pal_state t = *s;
-        int got = SFX(pal_apply)(g, &t, cands[i]);
-        if (want == 0 || (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t, L, NULL) >= want)) {
-            if (!SFX(pal_can_end)(g, &t))
+        if (mend) {
+            struct po t = *p;
+            int got = po_apply(g, &t, cands[i]);
+            if (want == 0 ||
+                (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t.s, L, NULL) >= want)) {
+                if (!po_can_end(&t))
+                    continue;
+                *p = t;
+                return cands[i];
+            }
+            continue;
+        }
+        int libs = 0;
+        bool ok;
+        int got = po_occupy_eval(g, p, cands[i], L, want >= 2 ? want : 0, &libs, &ok);
+        if (want == 0 || (want == 1 ? got > 0 : libs >= want)) {
+            if (!ok)
                 continue;
-            *s = t;
+            po_apply(g, p, cands[i]);
             return cands[i];
         }
     }
@@ -461,51 +845,51 @@ static pal_man occupy(const struct pal_geom *g, struct pal_state *s, int L,
 
 /* The policy looks for short liberties only in the clusters touching
  * `hot` (the cells the last turns changed, and their neighbours). */
-static pal_man policy_man(const struct pal_geom *g, struct pal_state *s, struct rng *r,
-                          const struct pal_policy *p, BB hot)
+static pal_man policy_man(const struct pal_geom *g, struct po *p, struct rng *r,
+                          const struct pal_policy *pol, BB hot)
 {
+    struct pal_state *s = &p->s;
     const int left = (s->first ? 1 : 2) - s->nman; /* maneuvers left */
     if (left <= 0)
         return 0;
-    const bool mend = !SFX(pal_can_end)(g, s); /* after a suicidal first */
-    if (left == 1 && !s->first && !mend && (int)(rng_next(r) & 1023) < p->end_early)
+    const bool mend = !po_can_end(p); /* after a suicidal first */
+    if (left == 1 && !s->first && !mend && (int)(po_next(r) & 1023) < pol->end_early)
         return 0;
     const int me = s->stm;
-    const BB empty = empty_of(g, s);
     BB o1, o2, m1, m2;
-    short_libs(g, ld(s->occ[me ^ 1]), empty, hot, &o1, &o2);
+    po_short(p, me ^ 1, hot, &o1, &o2);
     pal_man m;
     /* capture now, or start a two-maneuver capture */
-    if (nz(o1) && (mend || (int)(rng_next(r) & 1023) < p->capture))
-        if ((m = occupy(g, s, pick_bit(o1, r), 1)))
+    if (nz(o1) && (mend || (int)(po_next(r) & 1023) < pol->capture))
+        if ((m = occupy(g, p, pick_bit(o1, r), 1, mend)))
             return m;
-    if (left == 2 && nz(o2) && (int)(rng_next(r) & 1023) < p->capture)
-        if ((m = occupy(g, s, pick_bit(o2, r), 0)))
+    if (left == 2 && nz(o2) && (int)(po_next(r) & 1023) < pol->capture)
+        if ((m = occupy(g, p, pick_bit(o2, r), 0, mend)))
             return m;
     if (!mend) {
         /* the opponent gets two maneuvers: two liberties are not safe */
-        short_libs(g, ld(s->occ[me]), empty, hot, &m1, &m2);
-        if (nz(m1) && (int)(rng_next(r) & 1023) < p->save)
-            if ((m = occupy(g, s, pick_bit(m1, r), 3)) ||
-                (m = occupy(g, s, pick_bit(m1, r), 2)))
+        po_short(p, me, hot, &m1, &m2);
+        if (nz(m1) && (int)(po_next(r) & 1023) < pol->save)
+            if ((m = occupy(g, p, pick_bit(m1, r), 3, false)) ||
+                (m = occupy(g, p, pick_bit(m1, r), 2, false)))
                 return m;
-        if (nz(m2) && (int)(rng_next(r) & 1023) < p->save)
-            if ((m = occupy(g, s, pick_bit(m2, r), 3)))
+        if (nz(m2) && (int)(po_next(r) & 1023) < pol->save)
+            if ((m = occupy(g, p, pick_bit(m2, r), 3, false)))
                 return m;
-        if (nz(o2) && (int)(rng_next(r) & 1023) < p->attack)
-            if ((m = occupy(g, s, pick_bit(o2, r), 2)))
+        if (nz(o2) && (int)(po_next(r) & 1023) < pol->attack)
+            if ((m = occupy(g, p, pick_bit(o2, r), 2, false)))
                 return m;
     }
-    if (!mend && (m = random_man(g, s, r)))
+    if (!mend && (m = random_man(g, p, r)))
         return m;
     pal_man list[PAL_MAX_MAN];
     int n = SFX(pal_gen_man)(g, s, list);
     for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
-        int i = mend ? tries : (int)rng_below(r, (uint64_t)n);
-        struct pal_state t = *s;
-        SFX(pal_apply)(g, &t, list[i]);
-        if (SFX(pal_can_end)(g, &t)) {
-            *s = t;
+        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
+        struct po t = *p;
+        po_apply(g, &t, list[i]);
+        if (po_can_end(&t)) {
+            *p = t;
             return list[i];
         }
     }
@@ -513,19 +897,27 @@ static pal_man policy_man(const struct pal_geom *g, struct pal_state *s, struct 
 }
 
 pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
-                            struct rng *r, const struct pal_policy *p)
+                            struct rng *r, const struct pal_policy *pol)
 {
-    return policy_man(g, s, r, p, ld(g->all));
+    struct po p;
+    p.s = *s;
+    po_init(g, &p);
+    pal_man m = policy_man(g, &p, r, pol, ld(g->all));
+    *s = p.s;
+    return m;
 }
 
 /* Where a maneuver took liberties: the cell it filled and the cell a push
  * filled, with their neighbours (a vacated cell only gives liberties). */
-static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m)
+static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m,
+                      unsigned *key)
 {
     int t = (int)PAL_TO(m);
     BB h = bor(NBR(g, t), bit(t));
+    *key = (unsigned)t;
     if (PAL_KIND(m) == PAL_STEP) {
-        int k = dir_of(g, (int)PAL_FROM(m), t), t2 = g->step[t][k];
+        int f = (int)PAL_FROM(m), k = adj_dir(g, f, t), t2 = g->step[t][k];
+        *key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
         if (t2 >= 0 && pal_at(s, t2) == (s->stm ^ 1)) /* pushed there, likely */
             h = bor(h, bor(NBR(g, t2), bit(t2)));
     }
@@ -533,29 +925,128 @@ static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_m
 }
 
 int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
-                     const struct pal_policy *p, struct pal_trace *tr)
+                     const struct pal_policy *pol, struct pal_trace *tr)
 {
+    struct po p;
+    p.s = *s;
+    po_init(g, &p);
     /* at first, everything is news */
     BB hot_prev = ld(g->all), hot_cur = zero();
-    for (int ply = 0; ply < p->maxply && !pal_over(s); ply++) {
-        struct pal_state save = *s;
+    for (int ply = 0; ply < pol->maxply && !pal_over(&p.s); ply++) {
+        struct pal_state save = p.s;
         pal_man m;
-        while ((m = policy_man(g, s, r, p, bor(hot_prev, hot_cur)))) {
-            hot_cur = bor(hot_cur, near(g, s, m));
+        while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
+            unsigned key;
+            hot_cur = bor(hot_cur, near(g, &p.s, m, &key));
             if (tr && tr->n < PAL_TRACE_MAX) {
-                tr->side[tr->n] = s->stm;
-                tr->key[tr->n++] = (uint16_t)pal_man_key(g, m);
+                tr->side[tr->n] = p.s.stm;
+                tr->key[tr->n++] = (uint16_t)key;
             }
         }
         hot_prev = hot_cur;
         hot_cur = zero();
-        if (!SFX(pal_can_end)(g, s)) /* cannot happen from a legal tree node */
-            *s = save;
-        pal_end_turn(s);
+        if (!po_can_end(&p)) { /* cannot happen from a legal tree node */
+            p.s = save;
+            po_init(g, &p);
+        }
+        pal_end_turn(&p.s);
     }
+    *s = p.s;
     return s->captures[0] - s->captures[1];
 }
 
+/* Test support: play `turns` policy turns from s on a playout board and
+ * after every maneuver compare its clusters, turn-end legality and short
+ * liberties (for random hot sets) with a full recount, the shortcuts for
+ * summons and occupying moves with playing them, and po_below/po_next
+ * with rng_below/rng_next.  Returns the
+ * number of maneuvers checked, -1 at the first disagreement. */
+long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
+                       int turns)
+{
+    struct po p;
+    p.s = *s;
+    po_init(g, &p);
+    long checked = 0;
+    for (int ply = 0; ply < turns && !pal_over(&p.s); ply++) {
+        struct pal_state save = p.s;
+        for (;;) {
+            /* the lists against a recount */
+            const BB empty = empty_of(g, &p.s);
+            for (int side = 0; side < 2; side++) {
+                BB all = zero();
+                for (int i = 0; i < PO_NCL; i++) {
+                    if (!(p.used[side] >> i & 1))
+                        continue;
+                    for (BB c = p.st[side][i]; nz(c); c = poplow(c))
+                        if (p.cid[ctz(c)] != i)
+                            return -1;
+                    int nl = popc(p.lb[side][i]);
+                    if ((nl == 1) != (p.cls[side][1] >> i & 1) ||
+                        (nl == 2) != (p.cls[side][2] >> i & 1) ||
+                        (nl == 0) != (p.cls[side][0] >> i & 1))
+                        return -1;
+                    BB lb;
+                    BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);
+                    if (popc(cl) != popc(p.st[side][i]) || popc(band(cl, p.st[side][i])) != popc(cl) ||
+                        popc(lb) != popc(p.lb[side][i]) || popc(band(lb, p.lb[side][i])) != popc(lb))
+                        return -1;
+                    all = bor(all, cl);
+                }
+                if (popc(all) != popc(ld(p.s.occ[side])))
+                    return -1;
+                BB hot = zero();
+                for (int c = 0; c < g->ncells; c++)
+                    if (rng_below(r, 4) == 0)
+                        hot = bor(hot, bit(c));
+                BB a1, a2, b1, b2;
+                po_short(&p, side, hot, &a1, &a2);
+                short_libs(g, ld(p.s.occ[side]), empty, hot, &b1, &b2);
+                if (popc(a1) != popc(b1) || popc(band(a1, b1)) != popc(a1) ||
+                    popc(a2) != popc(b2) || popc(band(a2, b2)) != popc(a2))
+                    return -1;
+            }
+            if (po_can_end(&p) != SFX(pal_can_end)(g, &p.s))
+                return -1;
+            /* the untried candidates against playing them out */
+            if (!pal_over(&p.s) && p.s.nman < (p.s.first ? 1 : 2) && po_can_end(&p)) {
+                pal_man list[PAL_MAX_MAN];
+                int n = SFX(pal_gen_man)(g, &p.s, list);
+                for (int i = 0; i < n; i++) {
+                    struct pal_state t = p.s;
+                    int got = SFX(pal_apply)(g, &t, list[i]);
+                    bool end = SFX(pal_can_end)(g, &t);
+                    int L = (int)PAL_TO(list[i]);
+                    if (PAL_KIND(list[i]) == PAL_SUMMON && po_summon_ok(g, &p, L) != end)
+                        return -1;
+                    if (pal_at(&p.s, L) >= 0)
+                        continue; /* a push */
+                    int libs = 0;
+                    bool ok;
+                    int got2 = po_occupy_eval(g, &p, list[i], L, 64, &libs, &ok);
+                    if (got2 != got || ok != end || libs != SFX(pal_cluster_libs)(g, &t, L, NULL))
+                        return -1;
+                }
+            }
+            /* the inlined random numbers */
+            for (uint64_t n = 1; n <= 400; n += n / 3 + 1) {
+                struct rng q = *r;
+                if (po_below(&q, n) != rng_below(r, n) || po_next(&q) != rng_next(r))
+                    return -1;
+            }
+            checked++;
+            if (!policy_man(g, &p, r, &pal_default_policy, ld(g->all)))
+                break;
+        }
+        if (!po_can_end(&p)) {
+            p.s = save;
+            po_init(g, &p);
+        }
+        pal_end_turn(&p.s);
+    }
+    *s = p.s;
+    return checked;
+}
 void SFX(pal_shape)(const struct pal_geom *g, const struct pal_state *s, int out[2][3])
 {
     const BB empty = empty_of(g, s);

@@ -1,7 +1,13 @@
 /* palagan_duel.c - in-process Palagan matches for strength figures (not run
  * by `make test`; see tests/palagan-strength.sh).
  *
- *   palagan_duel <opponent> <games> <ms> [size] [seed]
+ *   palagan_duel <opponent> <games> <ms> [size] [seed] [params] [opp-params]
+ *
+ * params set the search of the engine (and opp-params that of a `search`
+ * opponent): comma-separated grave=<ref> (GRAVE, as Rave=grave
+ * GraveRef=<ref>; 0 = plain RAVE), reuse=0|1 (TreeReuse), or - for the
+ * defaults.  The last line gives the engine's Elo against the opponent
+ * with a 95% interval (normal approximation over the game scores).
  *
  * The MCTS engine (mcts.c, `go movetime <ms>` through the real time
  * manager) plays `games` games against `opponent` (random, greedy, or
@@ -9,6 +15,7 @@
  * per game and the totals.  Every turn is checked by formatting it and
  * parsing it back as a legal move token.
  */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,30 @@ static gmove search_turn(struct mcts *t, const struct pal_state *s, int64_t ms)
     return mc_go(t, &req);
 }
 
+static int set_params(struct mc_params *p, const char *spec)
+{
+    if (!spec || strcmp(spec, "-") == 0)
+        return 0;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (strncmp(tok, "grave=", 6) == 0)
+            p->grave_ref = atoi(tok + 6);
+        else if (strncmp(tok, "reuse=", 6) == 0)
+            p->reuse = atoi(tok + 6) != 0;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+/* Elo of a score share p, clamped away from 0 and 1. */
+static double elo_of(double p)
+{
+    p = p < 0.001 ? 0.001 : p > 0.999 ? 0.999 : p;
+    return -400.0 * log10(1.0 / p - 1.0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -48,18 +79,30 @@ int main(int argc, char **argv)
     static struct mcts me, other;
     mc_init(&me, 64, seed);
     mc_init(&other, 64, seed + 1000);
+    if (set_params(&me.par, argc > 6 ? argv[6] : NULL) != 0 ||
+        set_params(&other.par, argc > 7 ? argv[7] : NULL) != 0) {
+        fprintf(stderr, "bad params: grave=<ref>,reuse=0|1 or -\n");
+        return 2;
+    }
     struct rng r;
     rng_seed(&r, seed);
     int w = 0, d = 0, l = 0, capfor = 0, capagainst = 0;
+    unsigned long long searches = 0, reused = 0, sims = 0;
     for (int gi = 0; gi < games; gi++) {
         int my = gi % 2; /* 0: the engine plays black */
         struct pal_state s;
         pal_start(&s, size);
         int plies = 0;
+        mc_clear(&me);
+        mc_clear(&other);
         while (!pal_over(&s)) {
             gmove m;
-            if (s.stm == my)
+            if (s.stm == my) {
                 m = search_turn(&me, &s, ms);
+                searches++;
+                reused += me.reused;
+                sims += me.sims;
+            }
             else if (strcmp(opp, "random") == 0)
                 m = pal_random_turn(&s, &r);
             else if (strcmp(opp, "greedy") == 0)
@@ -90,6 +133,13 @@ int main(int argc, char **argv)
     printf("total vs %s: %d games at %lld ms/turn, size %d: %d wins %d draws %d losses, "
            "captures %d-%d\n",
            opp, games, (long long)ms, size, w, d, l, capfor, capagainst);
+    const double n = games, p = (w + 0.5 * d) / n;
+    const double var = (w * (1 - p) * (1 - p) + d * (0.5 - p) * (0.5 - p) + l * p * p) / n;
+    const double se = sqrt(var / n);
+    printf("elo %+.0f [%+.0f, %+.0f] (95%%), score %.3f over %d games\n", elo_of(p),
+           elo_of(p - 1.96 * se), elo_of(p + 1.96 * se), p, games);
+    fprintf(stderr, "engine: %llu searches, %llu simulations, %llu root visits reused\n",
+            searches, sims, reused);
     mc_free(&me);
     mc_free(&other);
     return 0;

@@ -96,7 +96,7 @@ static void test_players_legal(void **unused)
             /* candidates are legal */
             {
                 gmove c[BAT_MAX_CAND];
-                int n = bat_candidates(&v, c, BAT_MAX_CAND);
+                int n = bat_candidates(&v, BAT_ACTIONS_PRUNED, c, BAT_MAX_CAND);
                 assert_true(n > 0);
                 for (int i = 0; i < n; i++)
                     assert_int_equal(bat_check(&st, c[i], err, sizeof err), 0);
@@ -107,11 +107,86 @@ static void test_players_legal(void **unused)
     bat_tree_free(t);
 }
 
+/* A card move up to rank symmetry: kind, target, suit, and the counts of
+ * pairs played whole, pairs split and singles (relative to the hand). */
+static uint64_t canon(const struct bat_state *st, gmove m)
+{
+    uint8_t set[BAT_NCARD];
+    int k = bat_mkind(m), whole = 0, split = 0, single = 0;
+    const uint8_t *hand = st->hand[st->act];
+    if (k != BAT_M_ATTACK && k != BAT_M_DEFEND)
+        return (uint64_t)m;
+    bat_move_set(m, set);
+    for (int c = 0; c < BAT_NCARD; c++) {
+        if (set[c] == 2)
+            whole++;
+        else if (set[c] == 1 && hand[c] == 2)
+            split++;
+        else if (set[c] == 1)
+            single++;
+    }
+    return (uint64_t)k | (uint64_t)bat_mtarget(m) << 4 | (uint64_t)bat_msuit(m) << 8 |
+           (uint64_t)whole << 16 | (uint64_t)split << 24 | (uint64_t)single << 32;
+}
+
+static int has(const uint64_t *a, int n, uint64_t x)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == x)
+            return 1;
+    return 0;
+}
+
+/* The full action set is every legal attack and defence up to rank
+ * symmetry, each class once; the pruned set is a subset of it. */
+static void test_full_actions(void **unused)
+{
+    static gmove all[BAT_MAX_MOVES], full[BAT_MAX_CAND], pruned[BAT_MAX_CAND];
+    static uint64_t ca[BAT_MAX_MOVES], cf[BAT_MAX_CAND];
+    struct rng r;
+    int checked = 0;
+    (void)unused;
+    rng_seed(&r, 33);
+    for (int g = 0; g < 40; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 79, (uint64_t)g);
+        while (!bat_over(&st)) {
+            if (st.phase == BAT_ATTACK || st.phase == BAT_DEFEND) {
+                struct bat_state v;
+                int na = bat_gen(&st, all, BAT_MAX_MOVES), nf, np, nca = 0;
+                bat_make_view(&st, st.act, &v);
+                nf = bat_candidates(&v, BAT_ACTIONS_FULL, full, BAT_MAX_CAND);
+                np = bat_candidates(&v, BAT_ACTIONS_PRUNED, pruned, BAT_MAX_CAND);
+                assert_true(na > 0 && nf > 0 && nf < BAT_MAX_CAND);
+                for (int i = 0; i < nf; i++) {
+                    assert_int_equal(bat_check(&st, full[i], err, sizeof err), 0);
+                    cf[i] = canon(&st, full[i]);
+                    assert_false(has(cf, i, cf[i])); /* each class once */
+                }
+                for (int i = 0; i < na; i++) {
+                    uint64_t c = canon(&st, all[i]);
+                    if (!has(ca, nca, c))
+                        ca[nca++] = c;
+                }
+                assert_int_equal(nca, nf);
+                for (int i = 0; i < nca; i++)
+                    assert_true(has(cf, nf, ca[i]));
+                for (int i = 0; i < np; i++)
+                    assert_true(has(cf, nf, canon(&st, pruned[i])));
+                checked++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(checked > 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinize_consistent),
         cmocka_unit_test(test_players_legal),
+        cmocka_unit_test(test_full_actions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

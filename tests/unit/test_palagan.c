@@ -2,6 +2,7 @@
  * position strings and move tokens. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -11,7 +12,9 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "engines/palagan/mcts.h"
 #include "engines/palagan/palagan.h"
+#include "engines/palagan/strategy.h"
 #include "search/perft.h"
 
 static const struct game *G = &palagan_game;
@@ -352,6 +355,130 @@ static void test_count(void **state)
     assert_true(checked > 200);
 }
 
+/* The playouts' incremental cluster lists (rules_core.h, struct po) agree
+ * with a full recount after every maneuver of policy-played games on every
+ * board size, and so do the legality and capture shortcuts of the policy
+ * (pal_po_check), and the policy's inlined random numbers are those of
+ * rng_below/rng_next; a bookkeeping slip makes it return -1. */
+static void test_playout_lists(void **state)
+{
+    (void)state;
+    struct rng r;
+    rng_seed(&r, 5);
+    long checked = 0;
+    for (int n = 4; n <= 9; n++) {
+        const struct pal_geom *g = pal_geom(n);
+        for (int game = 0; game < (n <= 5 ? 8 : 2); game++) {
+            struct pal_state s;
+            pal_start(&s, n);
+            long c = pal_po_check(g, &s, &r, 400);
+            assert_true(c > 0);
+            assert_true(pal_all_alive(g, &s));
+            checked += c;
+        }
+    }
+    assert_true(checked > 2000);
+}
+
+/* A search of `nodes` simulations from s through mc_go. */
+static gmove search_nodes(struct mcts *t, const struct pal_state *s, uint64_t nodes)
+{
+    atomic_bool stop = false;
+    struct search_req req;
+    memset(&req, 0, sizeof req);
+    req.game = G;
+    req.pos = s;
+    limits_clear(&req.lim);
+    req.lim.nodes = nodes;
+    req.lim.infinite = false;
+    req.start_us = now_us();
+    req.stop = &stop;
+    return mc_go(t, &req);
+}
+
+/* Every root edge of the tree is a legal maneuver of s (the root is s). */
+static void assert_root_is(const struct mcts *t, const struct pal_state *s)
+{
+    const struct pal_geom *g = pal_geom(s->n);
+    const struct mc_node *r = &t->nodes[t->root];
+    assert_true(r->expanded);
+    assert_int_equal(r->side, s->stm);
+    for (uint32_t i = r->edges; i < r->edges + r->nedges; i++)
+        if (t->edges[i].man)
+            assert_true(pal_man_ok(g, s, t->edges[i].man));
+}
+
+/* TreeReuse: the next search starts from the old tree's node for the new
+ * position (its visits kept, the budget counting only new simulations);
+ * off, or for a position the tree does not hold, or after mc_clear, it
+ * starts afresh. */
+static void test_tree_reuse(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    const struct pal_geom *g = pal_geom(5);
+    for (int reuse = 0; reuse <= 1; reuse++) {
+        mc_init(&t, 8, 3);
+        t.par.reuse = reuse;
+        struct pal_state s;
+        pal_start(&s, 5);
+        for (int turn = 0; turn < 6; turn++) {
+            gmove m = search_nodes(&t, &s, 2000);
+            assert_root_is(&t, &s);
+            assert_true(t.sims == 2000 || t.nodes[t.root].proven);
+            if (turn > 0 && reuse)
+                assert_true(t.reused > 0); /* our last turn's node was searched */
+            if (!reuse)
+                assert_true(t.reused == 0);
+            char tok[64], err[GAME_ERR_LEN];
+            gmove back;
+            G->format_move(&s, m, tok, sizeof tok);
+            assert_int_equal(G->parse_move(&s, tok, &back, err, sizeof err), 0);
+            pal_play_turn(g, &s, m);
+        }
+        /* a position the tree does not hold */
+        struct pal_state other = setup("e5 e6", "a1", 0);
+        search_nodes(&t, &other, 500);
+        assert_true(t.reused == 0);
+        assert_root_is(&t, &other);
+        search_nodes(&t, &other, 500); /* the same position again */
+        assert_true(reuse ? t.reused >= 500 : t.reused == 0);
+        mc_clear(&t);
+        search_nodes(&t, &other, 500);
+        assert_true(t.reused == 0);
+        mc_free(&t);
+    }
+}
+
+/* Rave=grave: selection reads the AMAF statistics of an ancestor (the GRAVE
+ * table is filled), the search finds legal turns, and it searches a
+ * different tree from plain RAVE's from the same seed. */
+static void test_grave(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    struct pal_state s;
+    pal_start(&s, 5);
+    struct rng r;
+    rng_seed(&r, 9);
+    for (int k = 0; k < 6; k++)
+        pal_play_turn(pal_geom(5), &s, pal_random_turn(&s, &r));
+    uint32_t nodes[2];
+    for (int grave = 0; grave <= 1; grave++) {
+        mc_init(&t, 8, 1);
+        t.par.grave_ref = grave ? 25 : 0;
+        gmove m = mc_search_sims(&t, &s, 3000);
+        char tok[64], err[GAME_ERR_LEN];
+        gmove back;
+        G->format_move(&s, m, tok, sizeof tok);
+        assert_int_equal(G->parse_move(&s, tok, &back, err, sizeof err), 0);
+        assert_true((t.gstamp[0] + t.gstamp[1] > 0) == (grave == 1));
+        nodes[grave] = t.nnodes;
+        mc_free(&t);
+    }
+    assert_true(nodes[0] != nodes[1]);
+}
+
 static void test_fen(void **state)
 {
     (void)state;
@@ -482,6 +609,9 @@ int main(void)
         cmocka_unit_test(test_empty_reserve),
         cmocka_unit_test(test_gen_overflow),
         cmocka_unit_test(test_count),
+        cmocka_unit_test(test_playout_lists),
+        cmocka_unit_test(test_tree_reuse),
+        cmocka_unit_test(test_grave),
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_show),

@@ -9,7 +9,16 @@
  *
  *   medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]
  *       [--strong search|heuristic|random] [--weak heuristic|random]
- *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]
+ *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]
+ *       [--set name=value]... [--base name=value]... [-v]
+ *
+ * --set changes a search parameter of the strong player (bat_search_set);
+ * --base makes the run a paired comparison: every deal is also played with
+ * the baseline parameters (the defaults changed by the --base settings) and
+ * the report gives the difference, new minus base, with its 95% interval
+ * over deals.  --strong-seats K seats K strong players (spread evenly
+ * round the table, the pattern rotated through every seat) against N-K weak
+ * ones; a game's figures are then the mean over the strong seats.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,9 +34,10 @@
 enum kind { P_SEARCH, P_HEURISTIC, P_RANDOM };
 
 struct opts {
-    int deals, first, players, iters, ms, cutoff, verbose;
+    int deals, first, players, iters, ms, cutoff, verbose, nstrong, paired;
     enum kind strong, weak;
     uint64_t seed;
+    struct bat_search_params set, base; /* the strong player's, the baseline's */
 };
 
 static enum kind parse_kind(const char *s)
@@ -59,9 +69,9 @@ static struct bat_tree *tree;
 static uint64_t total_iters, total_decisions;
 
 static gmove decide(enum kind k, const struct bat_state *view, const struct opts *o,
-                    struct rng *r)
+                    const struct bat_search_params *sp, struct rng *r)
 {
-    struct bat_search_params p;
+    struct bat_search_params p = *sp;
     struct bat_report rep;
     struct deadline dl;
     gmove m;
@@ -69,8 +79,6 @@ static gmove decide(enum kind k, const struct bat_state *view, const struct opts
         return bat_random_move(view, r);
     if (k == P_HEURISTIC)
         return bat_heuristic_move(view, r);
-    bat_search_defaults(&p);
-    p.cutoff = o->cutoff;
     if (o->ms > 0) {
         dl.end = now_us() + (int64_t)o->ms * 1000;
         p.stop = past;
@@ -84,10 +92,21 @@ static gmove decide(enum kind k, const struct bat_state *view, const struct opts
     return m;
 }
 
-/* Play deal d with the strong player in seat `strong_seat`; returns the
- * strong player's chips gained and win share. */
-static void play(const struct opts *o, int d, int strong_seat, double *gain,
-                 double *win, int *attacks)
+/* Is seat s strong in rotation `rot` (K strong seats spread evenly)? */
+static int is_strong(const struct opts *o, int rot, int s)
+{
+    int N = o->players, K = o->nstrong;
+    for (int i = 0; i < K; i++)
+        if ((rot + i * N / K) % N == s)
+            return 1;
+    return 0;
+}
+
+/* Play deal d in rotation `rot` (the strong seats' pattern turned by rot)
+ * with search parameters sp; returns the strong seats' mean chips gained and
+ * win share. */
+static void play(const struct opts *o, const struct bat_search_params *sp, int d, int rot,
+                 double *gain, double *win, int *attacks)
 {
     struct bat_state st, v;
     struct rng r[BAT_MAX_SEATS];
@@ -95,12 +114,14 @@ static void play(const struct opts *o, int d, int strong_seat, double *gain,
     bat_deal(&st, N, o->seed, (uint64_t)d);
     for (int s = 0; s < N; s++)
         rng_seed(&r[s], mix64(mix64(o->seed ^ 0x5eed, (uint64_t)d),
-                              (uint64_t)(strong_seat * 8 + s)));
+                              (uint64_t)(rot * 8 + s)));
     while (!bat_over(&st)) {
         int s = st.act;
         gmove m;
         bat_make_view(&st, s, &v);
-        m = decide(s == strong_seat ? o->strong : o->weak, &v, o, &r[s]);
+        /* the oracle measurement searches the full state; everyone else the view */
+        m = decide(is_strong(o, rot, s) ? o->strong : o->weak,
+                   is_strong(o, rot, s) && sp->oracle ? &st : &v, o, sp, &r[s]);
         if (m == GAME_MOVE_NONE) {
             char buf[4096];
             bat_format_pos(&st, buf, sizeof buf);
@@ -109,7 +130,7 @@ static void play(const struct opts *o, int d, int strong_seat, double *gain,
         {
             char err[GAME_ERR_LEN];
             if (bat_check(&st, m, err, sizeof err))
-                die("illegal move from %s: %s", kind_name(s == strong_seat ? o->strong : o->weak),
+                die("illegal move from %s: %s", kind_name(is_strong(o, rot, s) ? o->strong : o->weak),
                     err);
         }
         bat_play(&st, m);
@@ -119,8 +140,12 @@ static void play(const struct opts *o, int d, int strong_seat, double *gain,
             best = st.chips[s];
     for (int s = 0; s < N; s++)
         nbest += st.chips[s] == best;
-    *gain = st.chips[strong_seat] - BAT_CHIPS;
-    *win = st.chips[strong_seat] == best ? 1.0 / nbest : 0.0;
+    *gain = *win = 0;
+    for (int s = 0; s < N; s++)
+        if (is_strong(o, rot, s)) {
+            *gain += (double)(st.chips[s] - BAT_CHIPS) / o->nstrong;
+            *win += (st.chips[s] == best ? 1.0 / nbest : 0.0) / o->nstrong;
+        }
     *attacks = st.attacks;
 }
 
@@ -137,15 +162,18 @@ static void ci(const double *x, int n, double *mean, double *half)
 
 int main(int argc, char **argv)
 {
-    struct opts o = {300, 0, 4, 1000, 0, 4, 0, P_SEARCH, P_HEURISTIC, 1};
-    double *gain, *win, m, h, m2, h2, attacks = 0;
+    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}};
+    double *gain, *win, *bgain, *bwin, m, h, m2, h2, attacks = 0;
+    bat_search_defaults(&o.set);
+    bat_search_defaults(&o.base);
     int64_t t0 = now_us();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
             printf("usage: medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]\n"
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
-                   "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [-v]\n"
+                   "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
+                   "           [--set name=value]... [--base name=value]... [-v]\n"
                    "       medan-battalion-duplicate --help | --version\n"
                    "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
                    "  man medan-battalion-duplicate for the details.\n");
@@ -171,27 +199,54 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--seed") == 0) o.seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
+        else if (strcmp(a, "--strong-seats") == 0) o.nstrong = atoi(v);
+        else if (strcmp(a, "--set") == 0 || strcmp(a, "--base") == 0) {
+            char name[64];
+            const char *eq = strchr(v, '=');
+            if (!eq || (size_t)(eq - v) >= sizeof name)
+                die("%s wants name=value, not '%s'", a, v);
+            memcpy(name, v, (size_t)(eq - v));
+            name[eq - v] = 0;
+            if (bat_search_set(a[2] == 's' ? &o.set : &o.base, name, eq + 1))
+                die("%s %s: unknown parameter or bad value", a, v);
+            if (a[2] == 'b')
+                o.paired = 1;
+        }
         else die("unknown option %s (--help for usage)", a);
     }
     if (o.players < BAT_MIN_SEATS || o.players > BAT_MAX_SEATS || o.deals < 2)
         die("need 3..6 players and at least 2 deals");
+    if (o.nstrong < 1 || o.nstrong >= o.players)
+        die("--strong-seats must be 1..players-1");
+    /* --cutoff is the parameter `cutoff` of both sides unless --set/--base said */
+    if (o.set.cutoff == 4)
+        o.set.cutoff = o.cutoff;
+    if (o.base.cutoff == 4)
+        o.base.cutoff = o.cutoff;
     tree = bat_tree_new(1u << 18);
     gain = xcalloc((size_t)o.deals, sizeof *gain);
     win = xcalloc((size_t)o.deals, sizeof *win);
+    bgain = xcalloc((size_t)o.deals, sizeof *bgain);
+    bwin = xcalloc((size_t)o.deals, sizeof *bwin);
     for (int d = 0; d < o.deals; d++) {
         for (int s = 0; s < o.players; s++) {
             double g, w;
             int a;
-            play(&o, o.first + d, s, &g, &w, &a);
+            play(&o, &o.set, o.first + d, s, &g, &w, &a);
             gain[d] += g / o.players;
             win[d] += w / o.players;
             attacks += a;
+            if (o.paired) {
+                play(&o, &o.base, o.first + d, s, &g, &w, &a);
+                bgain[d] += g / o.players;
+                bwin[d] += w / o.players;
+            }
         }
         if (o.verbose)
             fprintf(stderr, "deal %d gain %+.2f win %.2f\n", o.first + d, gain[d], win[d]);
     }
-    printf("battalion duplicate: %d deals x %d seats, %s (1) vs %s (%d), ", o.deals,
-           o.players, kind_name(o.strong), kind_name(o.weak), o.players - 1);
+    printf("battalion duplicate: %d deals x %d seats, %s (%d) vs %s (%d), ", o.deals,
+           o.players, kind_name(o.strong), o.nstrong, kind_name(o.weak), o.players - o.nstrong);
     if (o.ms > 0)
         printf("%d ms/decision", o.ms);
     else
@@ -203,6 +258,22 @@ int main(int argc, char **argv)
     printf("chips gained per game: %+.3f  95%% CI [%+.3f, %+.3f]\n", m, m - h, m + h);
     printf("win rate: %.3f  95%% CI [%.3f, %.3f]  (equal strength: %.3f)\n", m2, m2 - h2,
            m2 + h2, 1.0 / o.players);
+    if (o.paired) {
+        double bm, bh, bm2, bh2;
+        ci(bgain, o.deals, &bm, &bh);
+        ci(bwin, o.deals, &bm2, &bh2);
+        printf("baseline: chips %+.3f [%+.3f, %+.3f], win rate %.3f [%.3f, %.3f]\n", bm, bm - bh,
+               bm + bh, bm2, bm2 - bh2, bm2 + bh2);
+        for (int d = 0; d < o.deals; d++) {
+            bgain[d] = gain[d] - bgain[d];
+            bwin[d] = win[d] - bwin[d];
+        }
+        ci(bgain, o.deals, &bm, &bh);
+        ci(bwin, o.deals, &bm2, &bh2);
+        printf("difference (new - baseline), paired over deals: chips %+.3f [%+.3f, %+.3f], "
+               "win rate %+.3f [%+.3f, %+.3f]\n",
+               bm, bm - bh, bm + bh, bm2, bm2 - bh2, bm2 + bh2);
+    }
     printf("games %d, mean attacks per game %.1f, search decisions %llu, mean iterations %.0f, "
            "time %.1f s\n",
            o.deals * o.players, attacks / (o.deals * o.players),
@@ -211,6 +282,8 @@ int main(int argc, char **argv)
            (now_us() - t0) / 1e6);
     free(gain);
     free(win);
+    free(bgain);
+    free(bwin);
     bat_tree_free(tree);
     return 0;
 }

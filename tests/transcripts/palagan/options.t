@@ -1,0 +1,48 @@
+%engine medan-palagan
+# The search options: Rave (rave, grave), GraveRef, TreeReuse.  Each search
+# still answers a legal turn; a second go on the same position with
+# TreeReuse on starts from the kept tree.
+> mep
+id name Medan Palagan
+id author *
+id version *
+protocol 1
+game palagan players 2 size=4..9
+option name Hash type spin default 64 min 1 max 16384
+option name Seed type spin default 0 min 0 max 9223372036854775807
+option name Strategy type combo default search var search var greedy var random
+option name Rave type combo default rave var rave var grave
+option name GraveRef type spin default 25 min 1 max 1000000
+option name TreeReuse type check default false
+option name MoveOverhead type spin default 50 min 0 max 10000
+mepok
+> setoption name Rave value grave
+ok
+> setoption name GraveRef value 5
+ok
+> position start moves @e5 @d4,@f6
+ok
+> go nodes 600
+bestmove *
+> setoption name GraveRef value 0
+error bad_value *
+> setoption name Rave value grav
+error bad_value *
+> setoption name TreeReuse value true
+ok
+> go nodes 400
+bestmove *
+> go nodes 400
+bestmove *
+> position start moves @e5 @d4,@f6 @e6 @e4
+ok
+> go nodes 400
+bestmove *
+> setoption name TreeReuse value maybe
+error bad_value *
+> setoption name Rave value rave
+ok
+> setoption name TreeReuse value false
+ok
+> go nodes 100
+bestmove *
