@@ -14,6 +14,10 @@ printf '#include <stdio.h>\n#include <readline/readline.h>\nint main(void){retur
     ${CC:-cc} -x c - -o /dev/null -lreadline >/dev/null 2>&1 || need="$need libreadline-dev"
 have_hdr jansson.h -ljansson || need="$need libjansson-dev"
 command -v parallel >/dev/null 2>&1 || need="$need parallel"
+# medan-web: libmicrohttpd; its browser tests drive Chromium through Selenium.
+have_hdr microhttpd.h -lmicrohttpd || need="$need libmicrohttpd-dev"
+[ -x /usr/bin/chromedriver ] || command -v chromedriver >/dev/null 2>&1 || need="$need chromium-driver"
+/usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || need="$need python3-selenium"
 # The report test renders a page in headless Chromium and reads the PNG.
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v python3 >/dev/null 2>&1 || need="$need python3"

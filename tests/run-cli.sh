@@ -19,7 +19,7 @@ VERSION=$(sed -n 's/^#define MEDAN_VERSION "\(.*\)"/\1/p' core/version.h)
 
 # --- --help, --version, usage errors ---------------------------------------------------
 for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
-         medan-otbridge medan-battalion-duplicate medan-slurm-match; do
+         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web; do
     [ -x "$BIN/$p" ] || { bad "$p not built"; continue; }
     for a in --help -h help; do
         "$BIN/$p" $a </dev/null >"$T/o" 2>"$T/e"; rc=$?
@@ -113,13 +113,16 @@ ${MAKE:-make} -s install SAN=${SAN:-0} DESTDIR="$D" PREFIX=/usr >"$T/inst.out" 2
     { bad "make install failed"; cat "$T/inst.out" >&2; }
 missing=""
 for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
-         medan-otbridge medan-battalion-duplicate medan-slurm-match; do
+         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web; do
     [ -x "$D/usr/bin/$p" ] || missing="$missing bin/$p"
     [ -f "$D/usr/share/man/man1/$p.1" ] || missing="$missing man1/$p.1"
 done
 for f in README.md protocol.md referee.md architecture.md games/loa.md games/fetlar.md \
-         games/palagan.md games/battalion.md gui-adapters/opentafl.md; do
+         games/palagan.md games/battalion.md gui-adapters/opentafl.md gui-adapters/web.md; do
     [ -f "$D/usr/share/doc/medan/$f" ] || missing="$missing doc/$f"
+done
+for f in index.html app.js app.css; do
+    [ -f "$D/usr/share/medan/www/$f" ] || missing="$missing share/medan/www/$f"
 done
 check "$missing" "" "make install: programs, manual pages and docs in place"
 check "$("$D/usr/bin/medan-loa" --version)" "medan-loa (Medan) $VERSION, MEP 1" "the installed engine runs"

@@ -510,7 +510,7 @@ grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.o
 for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
     [ -x "$eng" ] || continue
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate|web) continue ;; esac # not game engines
     case $eng in
     "$BUILD"/games/*)
         $REF check --game "$g" --latency report --engine cmd="$eng" >"$T/$g.check" 2>&1

@@ -1,0 +1,275 @@
+/* engine.c - medan-web's engines on the shared MEP controller (engine.h). */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "control/client.h"
+
+struct web_eng {
+    struct ctl_client c;
+    struct ctl_engine_spec spec;   /* the client points at it */
+    char *opt_name[17], *opt_val[17];
+    char strategy[32];
+    int running;
+};
+
+struct web_eng *web_eng_new(void)
+{
+    struct web_eng *e = xcalloc(1, sizeof *e);
+    ctl_proc_init(&e->c.proc);
+    return e;
+}
+
+void web_eng_free(struct web_eng *e)
+{
+    if (!e)
+        return;
+    web_eng_stop(e);
+    free(e);
+}
+
+int web_eng_running(const struct web_eng *e)
+{
+    return e && e->running && e->c.alive;
+}
+
+int web_eng_pid(const struct web_eng *e)
+{
+    return web_eng_running(e) ? (int)e->c.proc.pid : 0;
+}
+
+static const char *rc_text(const struct web_eng *e, int r)
+{
+    return r == CTL_TIMEOUT ? "no answer in time" : e->c.last_error;
+}
+
+int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
+                  const char *strategy, char *err, size_t n)
+{
+    int k = 0, r;
+
+    web_eng_stop(e);
+    memset(&e->spec, 0, sizeof e->spec);
+    e->spec.name = cfg->name;
+    e->spec.cmd = cfg->cmd;
+    e->spec.args = (char **)cfg->args;
+    e->spec.nargs = cfg->nargs;
+    for (int i = 0; i < cfg->nopts && k < 16; i++, k++) {
+        e->opt_name[k] = cfg->opt_name[i];
+        e->opt_val[k] = cfg->opt_val[i];
+    }
+    if (strategy && *strategy) {
+        snprintf(e->strategy, sizeof e->strategy, "%s", strategy);
+        e->opt_name[k] = "Strategy";
+        e->opt_val[k++] = e->strategy;
+    }
+    e->spec.opt_name = e->opt_name;
+    e->spec.opt_val = e->opt_val;
+    e->spec.nopts = k;
+    r = ctl_client_start(&e->c, &e->spec, NULL, 10000, err, n);
+    if (r != CTL_OK) {
+        if (!*err)
+            snprintf(err, n, "%s: %s", cfg->name, rc_text(e, r));
+        ctl_client_kill(&e->c);
+        return -1;
+    }
+    e->running = 1;
+    return 0;
+}
+
+int web_eng_cmd(struct web_eng *e, const char *cmd, int timeout_ms, char *err,
+                size_t n)
+{
+    int r;
+    if (!web_eng_running(e)) {
+        snprintf(err, n, "engine not running");
+        return -1;
+    }
+    r = ctl_client_cmd(&e->c, now_us() + (int64_t)timeout_ms * 1000, cmd);
+    if (r == CTL_OK)
+        return 0;
+    snprintf(err, n, "%s", rc_text(e, r));
+    if (r != CTL_ERROR)
+        web_eng_stop(e);
+    return -1;
+}
+
+static int starts(const char *line, const char *kw)
+{
+    size_t k = strlen(kw);
+    return strncmp(line, kw, k) == 0 && (line[k] == ' ' || line[k] == '\0');
+}
+
+/* Wait for the bestmove of a stopped search (it comes within a few ms). */
+static int drain(struct web_eng *e, char *line, size_t n)
+{
+    int64_t dl = now_us() + 5000000;
+    for (;;) {
+        int io = ctl_client_read(&e->c, dl, line, n);
+        if (io != CTL_IO_LINE)
+            return -1;
+        if (starts(line, "bestmove") || starts(line, "error"))
+            return 0;
+    }
+}
+
+int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
+               web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
+               size_t en)
+{
+    char *buf, cmd[600];
+    int64_t hard = max_ms > 0 ? now_us() + max_ms * 1000 : 0;
+    int stopped = 0;
+
+    *move = '\0';
+    if (!web_eng_running(e)) {
+        snprintf(err, en, "engine not running");
+        return WEB_GO_CRASHED;
+    }
+    buf = xmalloc(CTL_LINE_MAX);
+    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
+    if (ctl_client_send(&e->c, now_us() + 5000000, cmd) < 0)
+        goto crashed;
+    for (;;) {
+        int64_t now = now_us(), dl = now + 50000;
+        int io;
+        if (hard && dl > hard)
+            dl = hard;
+        io = ctl_client_read(&e->c, dl, buf, CTL_LINE_MAX);
+        if (io == CTL_IO_EOF)
+            goto crashed;
+        if (io == CTL_IO_TIMEOUT) {
+            if (hard && now_us() >= hard) {
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0) {
+                    snprintf(err, en, "no bestmove in time; engine killed");
+                    web_eng_stop(e);
+                    free(buf);
+                    return WEB_GO_TIMEOUT;
+                }
+                if (starts(buf, "bestmove"))
+                    break;
+                continue;
+            }
+            if (!stopped && fn && fn(ctx, NULL)) {
+                stopped = 1;
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0)
+                    goto crashed;
+                free(buf);
+                return WEB_GO_CANCELLED;
+            }
+            continue;
+        }
+        if (starts(buf, "info")) {
+            if (fn && !stopped && fn(ctx, buf)) {
+                stopped = 1;
+                ctl_client_send(&e->c, now_us() + 1000000, "stop");
+                if (drain(e, buf, CTL_LINE_MAX) < 0)
+                    goto crashed;
+                free(buf);
+                return WEB_GO_CANCELLED;
+            }
+        } else if (starts(buf, "bestmove")) {
+            break;
+        } else if (starts(buf, "error")) {
+            snprintf(err, en, "%s", buf);
+            free(buf);
+            return WEB_GO_ERROR;
+        }
+    }
+    {
+        const char *p = buf + 8;
+        size_t k;
+        while (*p == ' ')
+            p++;
+        k = strcspn(p, " \t");
+        if (k >= mn)
+            k = mn - 1;
+        memcpy(move, p, k);
+        move[k] = '\0';
+    }
+    free(buf);
+    return WEB_GO_OK;
+crashed:
+    {
+        char why[96];
+        ctl_proc_exit_text(&e->c.proc, why, sizeof why);
+        snprintf(err, en, "engine exited (%s)", why);
+    }
+    web_eng_stop(e);
+    free(buf);
+    return WEB_GO_CRASHED;
+}
+
+void web_eng_stop(struct web_eng *e)
+{
+    if (!e || !e->running)
+        return;
+    if (e->c.alive)
+        ctl_client_quit(&e->c);
+    else
+        ctl_client_kill(&e->c);
+    e->running = 0;
+}
+
+int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
+{
+    struct ctl_proc p;
+    char *argv[18], *line = xmalloc(CTL_LINE_MAX);
+    int64_t dl;
+    int rc = -1;
+
+    ctl_proc_init(&p);
+    argv[0] = cfg->cmd;
+    for (int i = 0; i < cfg->nargs && i < 16; i++)
+        argv[i + 1] = cfg->args[i];
+    argv[cfg->nargs + 1] = NULL;
+    if (ctl_proc_start(&p, argv, NULL, err, n) < 0) {
+        free(line);
+        return -1;
+    }
+    dl = now_us() + 10000000;
+    if (ctl_proc_send(&p, dl, "mep") < 0) {
+        snprintf(err, n, "%s: does not read its input", cfg->cmd);
+        goto out;
+    }
+    cfg->nstrategies = 0;
+    for (;;) {
+        int io = ctl_proc_read(&p, dl, line, CTL_LINE_MAX);
+        if (io != CTL_IO_LINE) {
+            snprintf(err, n, "%s: no mepok (%s)", cfg->cmd,
+                     io == CTL_IO_EOF ? "it exited" : "timeout");
+            goto out;
+        }
+        if (strcmp(line, "mepok") == 0)
+            break;
+        if (strncmp(line, "option name Strategy ", 21) == 0) {
+            char *v = line;
+            while ((v = strstr(v, " var ")) != NULL &&
+                   cfg->nstrategies < WEB_MAX_STRATEGIES) {
+                size_t k;
+                v += 5;
+                k = strcspn(v, " ");
+                if (k < sizeof cfg->strategies[0]) {
+                    memcpy(cfg->strategies[cfg->nstrategies], v, k);
+                    cfg->strategies[cfg->nstrategies++][k] = '\0';
+                }
+            }
+        }
+    }
+    cfg->probed = 1;
+    rc = 0;
+out:
+    ctl_proc_stop(&p, 500);
+    free(line);
+    return rc;
+}
+
+void web_eng_kill_all(void)
+{
+    ctl_proc_kill_all();
+}

@@ -1,0 +1,38 @@
+# medan-web: the browser board (gui-adapters/web/): an HTTP server on
+# libmicrohttpd with jansson, the page in www/, engines driven by the shared
+# MEP controller.
+WEB_SRC := $(wildcard gui-adapters/web/*.c)
+WEB_OBJ := $(WEB_SRC:%.c=$(BUILD)/%.o)
+
+# Engines through control/'s libcontrol.a, the MEP controller every program
+# that runs engines shares.
+$(BIN)/medan-web: $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(ENGINES)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lmicrohttpd -ljansson
+
+PROGRAMS += $(BIN)/medan-web
+
+# `make web`: start it on port 8080 (WEB_PORT=...) and print the address.
+WEB_PORT ?= 8080
+.PHONY: web
+web: $(BIN)/medan-web
+	$(Q)$(BIN)/medan-web --port $(WEB_PORT)
+
+# `make install` also puts the page where the installed medan-web finds it
+# (PREFIX/share/medan/www, beside PREFIX/bin).
+WEB_WWW := $(wildcard gui-adapters/web/www/*)
+.PHONY: web-install web-uninstall
+install: web-install
+web-install: $(BIN)/medan-web
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/medan/www
+	$(Q)install -m 644 $(WEB_WWW) $(DESTDIR)$(PREFIX)/share/medan/www/
+uninstall: web-uninstall
+web-uninstall:
+	$(Q)rm -rf $(DESTDIR)$(PREFIX)/share/medan
+
+# `make test` also runs tests/run-web.sh: every game in headless Chromium.
+.PHONY: web-test
+web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee
+	@sh tests/run-web.sh $(BUILD) $(BIN)
+TEST_STAGES += web-test
