@@ -214,4 +214,4 @@ clean:
 	@$(if $(Q),echo "  CLEAN   build build-san build-clang bin")
 	$(Q)rm -rf build build-san build-clang bin
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+-include $(shell find $(sort $(BUILD) build build-san) -name '*.d' 2>/dev/null)
