@@ -415,12 +415,38 @@ static int take_line(struct ctl_proc *p, char *line, size_t n, int force)
     return 1;
 }
 
+/* One non-blocking read of the child's output into the buffer (compacted
+ * first).  1: something changed (data came, or the end: p->eof), look at
+ * the buffer again; 0: nothing to read now. */
+static int fill_once(struct ctl_proc *p)
+{
+    ssize_t r;
+    int last;
+    if (p->off) {
+        memmove(p->buf, p->buf + p->off, p->len);
+        p->off = 0;
+    }
+    /* Once the child has exited, what its pipe holds is read once; a
+     * child of it that keeps the pipe open cannot keep it alive. */
+    last = check_exit(p);
+    r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
+    if (r > 0) {
+        p->len += (size_t)r;
+        if (last)
+            p->eof = 1;
+        return 1;
+    }
+    if (r == 0 || last || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        p->eof = 1;
+        return 1;
+    }
+    return errno == EINTR;
+}
+
 int ctl_proc_read(struct ctl_proc *p, int64_t deadline_us, char *line,
                   size_t n)
 {
     for (;;) {
-        ssize_t r;
-        int last;
         if (take_line(p, line, n, 0))
             return CTL_IO_LINE;
         if (p->len >= CTL_LINE_MAX) /* absurdly long line: cut it */
@@ -439,30 +465,8 @@ int ctl_proc_read(struct ctl_proc *p, int64_t deadline_us, char *line,
                 return CTL_IO_TIMEOUT;
             p->last_read_for = deadline_us;
         }
-        if (p->off) {
-            memmove(p->buf, p->buf + p->off, p->len);
-            p->off = 0;
-        }
-        /* Once the child has exited, what its pipe holds is read once;
-         * a child of it that keeps the pipe open cannot keep it alive. */
-        last = check_exit(p);
-        r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
-        if (r > 0) {
-            p->len += (size_t)r;
-            if (last)
-                p->eof = 1;
+        if (fill_once(p))
             continue;
-        }
-        if (r == 0 || last) {
-            p->eof = 1;
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            p->eof = 1;
-            continue;
-        }
         if (now_us() >= deadline_us)
             return CTL_IO_TIMEOUT;
         if (wait_io(p, p->out_fd, POLLIN, deadline_us) == 0)
@@ -486,8 +490,6 @@ int ctl_proc_take(struct ctl_proc *p, char *line, size_t n)
 {
     drain_err(p);
     for (;;) {
-        ssize_t r;
-        int last;
         if (take_line(p, line, n, 0))
             return CTL_IO_LINE;
         if (p->len >= CTL_LINE_MAX) /* absurdly long line: cut it */
@@ -497,30 +499,8 @@ int ctl_proc_take(struct ctl_proc *p, char *line, size_t n)
                 return take_line(p, line, n, 1), CTL_IO_LINE;
             return CTL_IO_EOF;
         }
-        if (p->off) {
-            memmove(p->buf, p->buf + p->off, p->len);
-            p->off = 0;
-        }
-        /* As in ctl_proc_read: once the child has exited, its pipe is
-         * read once more, then it is the end. */
-        last = check_exit(p);
-        r = read(p->out_fd, p->buf + p->len, sizeof p->buf - p->len);
-        if (r > 0) {
-            p->len += (size_t)r;
-            if (last)
-                p->eof = 1;
+        if (fill_once(p))
             continue;
-        }
-        if (r == 0 || last) {
-            p->eof = 1;
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            p->eof = 1;
-            continue;
-        }
         return CTL_IO_NONE;
     }
 }
