@@ -206,11 +206,16 @@ static inline bool has_lib(const struct pal_geom *g, BB own, BB empty, int c,
     return false;
 }
 
-/* Full cluster of `own` at c and its liberties. */
-static inline BB cluster_of(const struct pal_geom *g, BB own, BB empty, int c,
-                            BB *libs)
+/* The cluster of `own` grown from `start` (cells of own) and its
+ * liberties (in `empty`).  With upto > 0 the fill stops as soon as it has
+ * found `upto` liberties (then the cluster and liberties are partial);
+ * *nlibs gets the count found.  Callers pass upto as a constant, so the
+ * test folds away where they want the whole cluster. */
+static inline BB cluster_upto(const struct pal_geom *g, BB own, BB empty, BB start, int upto,
+                              BB *libs, int *nlibs)
 {
-    BB cl = bit(c), fr = cl, lb = zero();
+    BB cl = start, fr = cl, lb = zero();
+    int n = 0;
     while (nz(fr)) {
         int i = ctz(fr);
         fr = poplow(fr);
@@ -219,9 +224,20 @@ static inline BB cluster_of(const struct pal_geom *g, BB own, BB empty, int c,
         BB nx = bandn(band(nb, own), cl);
         cl = bor(cl, nx);
         fr = bor(fr, nx);
+        if (upto > 0 && (n = popc(lb)) >= upto)
+            break;
     }
     *libs = lb;
+    if (nlibs)
+        *nlibs = upto > 0 ? n : popc(lb);
     return cl;
+}
+
+/* Full cluster of `own` at c and its liberties. */
+static inline BB cluster_of(const struct pal_geom *g, BB own, BB empty, int c,
+                            BB *libs)
+{
+    return cluster_upto(g, own, empty, bit(c), 0, libs, NULL);
 }
 
 int SFX(pal_cluster_libs)(const struct pal_geom *g, const struct pal_state *s,
@@ -339,20 +355,8 @@ static void short_libs(const struct pal_geom *g, BB own, BB empty, BB hot, BB *a
 {
     BB cand = band(own, hot), x1 = zero(), x2 = zero();
     while (nz(cand)) {
-        int c = ctz(cand);
-        BB cl = bit(c), fr = cl, lb = zero();
-        int n = 0;
-        while (nz(fr)) {
-            int i = ctz(fr);
-            fr = poplow(fr);
-            BB nb = NBR(g, i);
-            lb = bor(lb, band(nb, empty));
-            BB nx = bandn(band(nb, own), cl);
-            cl = bor(cl, nx);
-            fr = bor(fr, nx);
-            if ((n = popc(lb)) >= 3)
-                break;
-        }
+        int c = ctz(cand), n;
+        BB lb, cl = cluster_upto(g, own, empty, bit(c), 3, &lb, &n);
         if (n == 1)
             x1 = bor(x1, lb);
         else if (n == 2)
@@ -564,16 +568,7 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     } else {
         bool first = true;
         while (nz(rest)) { /* the parts of what is left */
-            BB cl = bit(ctz(rest)), fr = cl, lb = zero();
-            while (nz(fr)) {
-                int c = ctz(fr);
-                fr = poplow(fr);
-                BB n = NBR(g, c);
-                lb = bor(lb, band(n, empty));
-                BB nx = bandn(band(n, rest), cl);
-                cl = bor(cl, nx);
-                fr = bor(fr, nx);
-            }
+            BB lb, cl = cluster_upto(g, rest, empty, bit(ctz(rest)), 0, &lb, NULL);
             if (first) { /* keeps the slot (and its labels) */
                 p->st[side][k] = cl;
                 po_lb(p, side, k, lb);
@@ -727,19 +722,9 @@ static int po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man 
     if (upto > 0) { /* the cluster on L after: a fill */
         const BB own = bor(bandn(ld(p->s.occ[me]), fb), Lb);
         const BB empty = bor(bandn(bor(empty_of(g, &p->s), fb), Lb), gone);
-        BB cl = Lb, fr = cl, lb = zero();
-        int n = 0;
-        while (nz(fr)) {
-            int c = ctz(fr);
-            fr = poplow(fr);
-            BB nb = NBR(g, c);
-            lb = bor(lb, band(nb, empty));
-            BB nx = bandn(band(nb, own), cl);
-            cl = bor(cl, nx);
-            fr = bor(fr, nx);
-            if ((n = popc(lb)) >= upto)
-                break;
-        }
+        BB lb;
+        int n;
+        cluster_upto(g, own, empty, Lb, upto, &lb, &n);
         *libs = n;
     }
     return got;
