@@ -22,7 +22,7 @@ PROGRAMS += $(BIN)/medan-opentafl $(BIN)/medan-otbridge
 $(BUILD)/tests/test_otbridge: tests/unit/test_otbridge.c $(BUILD)/gui-adapters/opentafl/otbudget.o $(BUILD)/gui-adapters/opentafl/otrules.o $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(filter-out %.h,$^) -o $@ $(LDLIBS) -lcmocka
 
 # `make test` also runs tests/run-otbridge.sh (the referee's check through
 # the bridge, a short match, failing children).
