@@ -147,7 +147,7 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
 /* ---- candidate moves for the search ------------------------------------- */
 static int add(gmove *out, int n, int max, gmove m)
 {
-    for (int i = 0; i < n && i < 128; i++) /* the pruned sets' repeats are near */
+    for (int i = 0; i < n; i++)
         if (out[i] == m)
             return n;
     if (n < max)
@@ -236,9 +236,16 @@ int bat_candidates(const struct bat_state *st, int actions, gmove *out, int max)
             for (int i = 0; i < k; i++) {
                 if (!bat_set_count(sets[i]) || bat_points(sets[i]) < minp)
                     continue;
-                for (int t = 0; t < st->nseats; t++)
-                    if (t != me)
+                for (int t = 0; t < st->nseats; t++) {
+                    if (t == me)
+                        continue;
+                    if (actions == BAT_ACTIONS_FULL) { /* distinct by construction */
+                        if (n < max)
+                            out[n++] = bat_move_cards(BAT_M_ATTACK, t, s, sets[i]);
+                    } else {
                         n = add(out, n, max, bat_move_cards(BAT_M_ATTACK, t, s, sets[i]));
+                    }
+                }
             }
         }
         if (n == 0) { /* e.g. a first attack needing a particular mix */
@@ -250,9 +257,17 @@ int bat_candidates(const struct bat_state *st, int actions, gmove *out, int max)
     case BAT_DEFEND: {
         int s = st->last_suit, k = suit_sets(hand, s, actions, sets);
         n = add(out, n, max, bat_move(BAT_M_SURRENDER, 0, 0, 0));
-        for (int i = 0; i < k; i++)
-            if (bat_set_count(sets[i]))
-                n = add(out, n, max, bat_move_cards(BAT_M_DEFEND, 0, s, sets[i]));
+        for (int i = 0; i < k; i++) {
+            gmove m = bat_move_cards(BAT_M_DEFEND, 0, s, sets[i]);
+            if (!bat_set_count(sets[i]))
+                continue;
+            if (actions == BAT_ACTIONS_FULL) { /* distinct by construction */
+                if (n < max)
+                    out[n++] = m;
+            } else {
+                n = add(out, n, max, m);
+            }
+        }
         return n;
     }
     }
