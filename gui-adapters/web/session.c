@@ -1053,32 +1053,26 @@ static int act_new(struct sess *s, json_t *req, char *err, size_t n)
     memcpy(pp, s->pub_params, sizeof pp);
     memcpy(ep, s->eng_params, sizeof ep);
     memcpy(seats, s->seat, sizeof seats);
-    if (apply_params(s, req, err, n) < 0 || apply_settings(s, req, 0, err, n) < 0 ||
-        (s->mode == WEB_MATCH && apply_match(s, req, err, n) < 0)) {
-        memcpy(s->cfg, cfg, sizeof cfg);
-        memcpy(s->pub_params, pp, sizeof pp);
-        memcpy(s->eng_params, ep, sizeof ep);
-        memcpy(s->seat, seats, sizeof seats);
-        s->human = human;
-        s->seed_given = given;
-        s->seed = seed;
-        return 400;
-    }
-    s->g->start(s->tmp, s->cfg);
     fen = jstr(req, "fen", "");
     if (!strcmp(fen, "start"))
         fen = "";
-    if (*fen && s->hidden && s->mode != WEB_ANALYSE) {
-        snprintf(err, n, "%s starts from a deal, not a position string", s->g->title);
+    if (apply_params(s, req, err, n) < 0 || apply_settings(s, req, 0, err, n) < 0 ||
+        (s->mode == WEB_MATCH && apply_match(s, req, err, n) < 0)) {
         bad = 1;
-    } else if (*fen && (strlen(fen) >= FEN_LEN ||
-                        s->g->parse_pos(s->tmp, s->cfg, fen, err, n) != GAME_OK)) {
-        if (strlen(fen) >= FEN_LEN)
-            snprintf(err, n, "position string too long");
-        bad = 1;
-    } else if (s->human > s->g->nseats(s->tmp)) {
-        snprintf(err, n, "'seat' takes a seat from 1 to %d", s->g->nseats(s->tmp));
-        bad = 1;
+    } else {
+        s->g->start(s->tmp, s->cfg);
+        if (*fen && s->hidden && s->mode != WEB_ANALYSE) {
+            snprintf(err, n, "%s starts from a deal, not a position string", s->g->title);
+            bad = 1;
+        } else if (*fen && (strlen(fen) >= FEN_LEN ||
+                            s->g->parse_pos(s->tmp, s->cfg, fen, err, n) != GAME_OK)) {
+            if (strlen(fen) >= FEN_LEN)
+                snprintf(err, n, "position string too long");
+            bad = 1;
+        } else if (s->human > s->g->nseats(s->tmp)) {
+            snprintf(err, n, "'seat' takes a seat from 1 to %d", s->g->nseats(s->tmp));
+            bad = 1;
+        }
     }
     if (bad) {
         memcpy(s->cfg, cfg, sizeof cfg);
