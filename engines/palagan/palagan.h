@@ -106,6 +106,13 @@ static inline int pal_count(const pal_bb b)
     return n;
 }
 
+/* Boards of N <= 5 run on rules_w1h.c (built for POPCNT and BMI2) when the
+ * processor has them, else on rules_w1.c: the same results.  want 0 or 1
+ * picks the portable code or the fast one (if the processor has it), -1
+ * only asks; returns whether the fast code is in use.  For tests and
+ * measurements, not to be called while other threads play. */
+bool pal_fast_cpu(int want);
+
 /* Start position of side n. */
 void pal_start(struct pal_state *s, int n);
 /* Is the game over by the rules (passes or quiet counter)? */
