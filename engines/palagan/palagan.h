@@ -58,6 +58,10 @@ struct pal_geom {
     uint8_t degree[PAL_MAX_CELLS];
     pal_bb nbr[PAL_MAX_CELLS];
     pal_bb all;
+    /* Bit m of run[c]: the neighbours of c picked by m (bit i: the i-th
+     * lowest-numbered neighbour) are one unbroken run around c, or none or
+     * all of them (then taking c out of a cluster leaves it in one piece). */
+    uint64_t run[PAL_MAX_CELLS];
 };
 
 /* Directions: (+1,0) (-1,0) (0,+1) (0,-1) (+1,+1) (-1,-1); k^1 is opposite. */

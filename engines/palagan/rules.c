@@ -59,6 +59,27 @@ static void geom_build(struct pal_geom *g, int n)
                 g->degree[i]++;
             }
         }
+    /* run[]: the neighbours in turning order are directions 0 4 2 1 5 3,
+     * each next to the one before and after it */
+    static const int turn_pos[PAL_NDIR] = {0, 3, 2, 5, 1, 4}; /* direction -> place */
+    for (int i = 0; i < c; i++) {
+        int place[PAL_NDIR], nn = 0;
+        for (int j = 0; j < c; j++) /* the neighbours by number */
+            for (int k = 0; k < PAL_NDIR; k++)
+                if (g->step[i][k] == j)
+                    place[nn++] = turn_pos[k];
+        for (unsigned m = 0; m < 1u << nn; m++) {
+            unsigned ring = 0;
+            for (int b = 0; b < nn; b++)
+                if (m >> b & 1)
+                    ring |= 1u << place[b];
+            int starts = 0; /* set places whose predecessor is clear */
+            for (int q = 0; q < PAL_NDIR; q++)
+                starts += (ring >> q & 1) && !(ring >> ((q + PAL_NDIR - 1) % PAL_NDIR) & 1);
+            if (starts <= 1)
+                g->run[i] |= (uint64_t)1 << m;
+        }
+    }
 }
 
 static void geoms_init(void)

@@ -631,6 +631,19 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     } else if (!nz(poplow(rest))) { /* one piece left: no split */
         p->st[side][k] = rest;
         po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
+#if W == 1 && defined(PAL_HW)
+    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1) {
+        /* f's neighbours in the cluster are one run around it, which holds
+         * the rest together: no split.  f is a new liberty, and the
+         * liberties next to f and to nothing else of the cluster go. */
+        BB lb = bor(p->lb[side][k], fb);
+        for (BB e = band(lb, nb); nz(e); e = poplow(e)) {
+            const int c = ctz(e);
+            lb = bandn(lb, bsel(!nz(band(NBR(g, c), rest)), bit(c)));
+        }
+        p->st[side][k] = rest;
+        po_lb(p, side, k, lb);
+#endif
     } else {
         bool first = true;
         while (nz(rest)) { /* the parts of what is left */
@@ -698,10 +711,9 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
             po_put(g, p, me ^ 1, t2);
             check = bor(check, NBR(g, t2));
         }
-        if (s->nman == 0) {
-            s->last_from = (uint8_t)f;
-            s->last_to = (uint8_t)t;
-        }
+        const bool first = s->nman == 0; /* (selects, not a branch) */
+        s->last_from = (uint8_t)(first ? f : s->last_from);
+        s->last_to = (uint8_t)(first ? t : s->last_to);
     }
     po_put(g, p, me, t);
     st(s->check, check);
@@ -883,11 +895,13 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
     assert(pal_at(s, L) < 0);
     if (s->reserve[s->stm])
         cands[nc++] = PAL_MAN(PAL_SUMMON, 0, L);
+    /* the steps onto L from pieces next to it, in direction order, without
+     * a branch per direction (rule 7: not back to the cell just left) */
+    const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
     for (int k = 0; k < PAL_NDIR; k++) {
-        int f = g->step[L][k];
-        if (f >= 0 && has(own, f) &&
-            !(s->nman == 1 && f == s->last_to && L == s->last_from))
-            cands[nc++] = PAL_MAN(PAL_STEP, f, L);
+        const int f = g->step[L][k];
+        cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
+        nc += (f >= 0) & has(own, f & (64 * W - 1)) & (f != back);
     }
     for (int i = 0; i < nc; i++) {
         if (mend) {
