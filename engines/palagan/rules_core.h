@@ -736,13 +736,13 @@ static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] =
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    for (uint32_t m = p->cls[side][1]; m; m &= m - 1) {
-        int k = __builtin_ctz(m);
-        x1 = bor(x1, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
-    }
-    for (uint32_t m = p->cls[side][2]; m; m &= m - 1) {
-        int k = __builtin_ctz(m);
-        x2 = bor(x2, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
+    const uint32_t one = p->cls[side][1];
+    for (uint32_t m = one | p->cls[side][2]; m; m &= m - 1) { /* one loop for both */
+        const int k = __builtin_ctz(m);
+        const BB lb = bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]);
+        const bool is1 = (one >> k) & 1;
+        x1 = bor(x1, bsel(is1, lb));
+        x2 = bor(x2, bsel(!is1, lb));
     }
     *a1 = x1;
     *a2 = x2;
