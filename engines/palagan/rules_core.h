@@ -581,7 +581,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
 }
 
 /* A piece of `side` onto the empty cell t. */
-static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
+static inline __attribute__((always_inline)) void po_put(const struct pal_geom *g, struct po *p, int side, int t)
 {
     const BB nb = NBR(g, t), tb = bit(t);
     const BB own = ld(p->s.occ[side]), opp = ld(p->s.occ[side ^ 1]);
@@ -618,7 +618,7 @@ static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
 }
 
 /* The piece of `side` on f leaves the board (for a step or a push). */
-static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
+static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f)
 {
     const BB fb = bit(f), nb = NBR(g, f);
     const BB own = bandn(ld(p->s.occ[side]), fb);
