@@ -316,13 +316,29 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
             destroy_pv_line(&r.pv);
             break;
         }
+        /* A root found in the table with enough depth returns its score and
+         * no PV: keep the last line and go deeper. */
+        if (r.pv.length == 0 || !r.pv.moves) {
+            destroy_pv_line(&r.pv);
+            continue;
+        }
         if (have)
             destroy_pv_line(&best.pv);
         best = r;
         have = 1;
-        if (r.pv.length == 0)
-            break;
         print_info(req, s, d, &r, nodes);
+    }
+    if (!have) { /* every depth answered from the table: once more without it */
+        tt_clear(e->tt);
+        _Atomic bool never = false;
+        search_result r = search_runner_iterative_trusted(hb, 1, &never, s->side == FETLAR_BLACK,
+                                                          hist, nh, e->tt);
+        if (r.pv.length > 0 && r.pv.moves) {
+            best = r;
+            have = 1;
+            print_info(req, s, 1, &r, nodes);
+        } else
+            destroy_pv_line(&r.pv);
     }
     atomic_store(&w.done, true);
     pthread_join(th, NULL);
