@@ -269,7 +269,9 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     if (s->side == FETLAR_WHITE)
         for (int i = 0; i < n; i++)
             if (FETLAR_FROM(mv[i]) == s->king && fetlar_is_corner(FETLAR_TO(mv[i]))) {
-                search_info(req, "depth 1 multipv 1 score win 1 nodes 0 time 0 pv");
+                char tok[16];
+                fetlar_game.format_move(s, mv[i], tok, sizeof tok);
+                search_info(req, "depth 1 multipv 1 score win 1 nodes 0 time 0 pv %s", tok);
                 return mv[i];
             }
 
