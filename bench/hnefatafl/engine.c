@@ -296,6 +296,10 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     if (pthread_create(&th, NULL, watcher, &w))
         die("medan-hnefatafl: cannot start the timer thread");
 
+    /* A fresh table for every move, as libhnefatafl's own server does (it
+     * creates one per search): a root found in an old table with enough
+     * depth would come back without a move. */
+    tt_clear(e->tt);
     board hb = to_hnef(s);
     int maxd = req->lim.depth > 0 ? req->lim.depth : HN_DEFAULT_DEPTH;
     if (maxd > HN_MAX_DEPTH)
