@@ -25,6 +25,9 @@ const uint16_t fetlar_ban[FETLAR_N] = {
     0x401, 0, 0, 0, 0, 0x020, 0, 0, 0, 0, 0x401,
 };
 int8_t fetlar_nb[FETLAR_SQ][4];
+/* Per lane (fetlar.h), the squares a soldier may stop on: not the ban
+ * squares, nothing in the four unused lanes. */
+static uint16_t lane_stop[FETLAR_LANES];
 static uint64_t zob[4][FETLAR_SQ];
 static uint64_t zob_side;
 
@@ -46,6 +49,11 @@ __attribute__((constructor)) static void fetlar_init_tables(void)
         fetlar_nb[sq][2] = (int8_t)(c + 1 < FETLAR_N ? sq + 1 : -1);
         fetlar_nb[sq][3] = (int8_t)(c > 0 ? sq - 1 : -1);
     }
+    for (int l = 0; l < FETLAR_N; l++) {
+        uint16_t stop = (uint16_t)(0x7ff & ~fetlar_ban[l]);
+        lane_stop[l] = lane_stop[FETLAR_LANE_FILE + l] = stop;
+        lane_stop[FETLAR_LANE_MRANK + l] = lane_stop[FETLAR_LANE_MFILE + l] = stop;
+    }
     uint64_t x = 0xfe71a7u;
     for (int p = 0; p < 4; p++)
         for (int sq = 0; sq < FETLAR_SQ; sq++)
@@ -54,21 +62,31 @@ __attribute__((constructor)) static void fetlar_init_tables(void)
 }
 
 
-static void put(struct fetlar_state *s, int sq, int p)
+/* Flip the piece of `side` on (r, c) in the four lanes and the file mask. */
+static inline void flip(struct fetlar_state *s, int side, int r, int c)
 {
-    int r = sq / FETLAR_N, c = sq % FETLAR_N;
+    uint16_t *l = s->rows[side];
+    l[r] ^= (uint16_t)(1u << c);
+    l[FETLAR_LANE_FILE + c] ^= (uint16_t)(1u << r);
+    l[FETLAR_LANE_MRANK + r] ^= (uint16_t)(1u << (FETLAR_N - 1 - c));
+    l[FETLAR_LANE_MFILE + c] ^= (uint16_t)(1u << (FETLAR_N - 1 - r));
+    s->cols[c] ^= (uint16_t)(1u << r);
+}
+
+static inline void put(struct fetlar_state *s, int sq, int p)
+{
+    assert(s->board[sq] == FETLAR_EMPTY);
     s->board[sq] = (uint8_t)p;
-    s->rows[fetlar_side_of(p)][r] |= (uint16_t)(1u << c);
-    s->cols[c] |= (uint16_t)(1u << r);
+    flip(s, fetlar_side_of(p), sq / FETLAR_N, sq % FETLAR_N);
     s->hash ^= zob[p][sq];
 }
 
-static void lift(struct fetlar_state *s, int sq)
+static inline void lift(struct fetlar_state *s, int sq)
 {
-    int r = sq / FETLAR_N, c = sq % FETLAR_N, p = s->board[sq];
+    int p = s->board[sq];
+    assert(p != FETLAR_EMPTY);
     s->board[sq] = FETLAR_EMPTY;
-    s->rows[fetlar_side_of(p)][r] &= (uint16_t)~(1u << c);
-    s->cols[c] &= (uint16_t)~(1u << r);
+    flip(s, fetlar_side_of(p), sq / FETLAR_N, sq % FETLAR_N);
     s->hash ^= zob[p][sq];
 }
 
@@ -106,16 +124,18 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
             int from = r * FETLAR_N + c, king = from == s->king;
             unsigned rm = row_targets(s, r, c, king);
             unsigned cm = col_targets(s, r, c, king);
-            if (n + __builtin_popcount(rm) + __builtin_popcount(cm) > max)
-                return -1;
             while (rm) {
                 int t = __builtin_ctz(rm);
                 rm &= rm - 1;
+                if (n == max)
+                    return -1;
                 out[n++] = FETLAR_MOVE(from, r * FETLAR_N + t);
             }
             while (cm) {
                 int t = __builtin_ctz(cm);
                 cm &= cm - 1;
+                if (n == max)
+                    return -1;
                 out[n++] = FETLAR_MOVE(from, t * FETLAR_N + c);
             }
         }
@@ -123,34 +143,74 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
     return n;
 }
 
-/* Legal moves of the side to move; with `first`, stop at the first piece
- * that can move (the answer is then only zero or not). */
-static inline int count_moves_of(const struct fetlar_state *s, int first)
+int fetlar_has_move(const struct fetlar_state *s)
 {
     if (!game_running(s))
         return 0;
-    int n = 0;
     for (int r = 0; r < FETLAR_N; r++) {
         unsigned pcs = s->rows[s->side][r];
         while (pcs) {
             int c = __builtin_ctz(pcs);
             pcs &= pcs - 1;
             int king = r * FETLAR_N + c == s->king;
-            n += __builtin_popcount(row_targets(s, r, c, king)) +
-                 __builtin_popcount(col_targets(s, r, c, king));
-            if (first && n)
-                return n;
+            if (row_targets(s, r, c, king) | col_targets(s, r, c, king))
+                return 1;
         }
+    }
+    return 0;
+}
+
+#define LANE_BITS 0x07ff07ff07ff07ffu /* the 11 squares of each lane */
+
+/* The moves of `side` without generating them.  In one lane, the squares a
+ * piece of `side` reaches towards the higher bits are the empty squares
+ * whose nearest occupied square below is his: adding his pieces shifted up
+ * one to the empty squares carries through exactly those runs and clears
+ * them (the carry stops at the next piece, or in bit 11, never in the next
+ * lane).  The mirrored lanes give the other two directions.  Stops on the
+ * ban squares are left out, and put back for the king. */
+static inline int count_lanes(const struct fetlar_state *s, int side)
+{
+    const uint16_t *own = s->rows[side], *opp = s->rows[side ^ 1];
+    int n = 0;
+#ifndef __POPCNT__
+    uint64_t acc = 0; /* per byte: at most 12 words x 8 bits */
+#endif
+    for (int i = 0; i < FETLAR_LANES; i += 4) {
+        uint64_t a, b, stop;
+        memcpy(&a, own + i, sizeof a);
+        memcpy(&b, opp + i, sizeof b);
+        memcpy(&stop, lane_stop + i, sizeof stop);
+        uint64_t e = ~(a | b) & LANE_BITS;
+        uint64_t reach = e & stop & ~(e + (a << 1));
+#ifdef __POPCNT__
+        n += __builtin_popcountll(reach);
+#else
+        reach = reach - ((reach >> 1) & 0x5555555555555555u);
+        reach = (reach & 0x3333333333333333u) +
+                ((reach >> 2) & 0x3333333333333333u);
+        acc += (reach + (reach >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+#endif
+    }
+#ifndef __POPCNT__
+    acc = (acc & 0x00ff00ff00ff00ffu) + ((acc >> 8) & 0x00ff00ff00ff00ffu);
+    n = (int)((acc * 0x0001000100010001u) >> 48);
+#endif
+    int k = s->king;
+    if (side == FETLAR_WHITE && k != FETLAR_NOSQ) {
+        int r = k / FETLAR_N, c = k % FETLAR_N;
+        unsigned ban = (fetlar_slide[c][fetlar_rowocc(s, r)] & fetlar_ban[r]) |
+                       (unsigned)(fetlar_slide[r][s->cols[c]] & fetlar_ban[c])
+                           << 16;
+        n += fetlar_popcount64(ban);
     }
     return n;
 }
 
-int fetlar_has_move(const struct fetlar_state *s)
+int fetlar_count(const struct fetlar_state *s)
 {
-    return count_moves_of(s, 1) > 0;
+    return game_running(s) ? count_lanes(s, s->side) : 0;
 }
-
-int fetlar_count(const struct fetlar_state *s) { return count_moves_of(s, 0); }
 
 /* ---- captures ------------------------------------------------------------- */
 
