@@ -117,6 +117,8 @@ int fetlar_captures(const struct fetlar_state *s, gmove m);
  * corners, so: bit i of the result = corner i reachable; corners in the
  * order a1 k1 a11 k11). */
 int fetlar_king_corner_routes(const struct fetlar_state *s);
+/* Leaves two plies below s: fetlar_count summed over the children. */
+uint64_t fetlar_perft2(const struct fetlar_state *s);
 /* Pass the turn (null move for the search). */
 void fetlar_pass(struct fetlar_state *s);
 

@@ -308,6 +308,224 @@ int fetlar_play(struct fetlar_state *s, gmove m)
     return caught;
 }
 
+/* ---- two plies counted at once (perft) ------------------------------------ */
+
+/* count_lanes' squares for one word of lanes (own a, other b, stops). */
+static inline uint64_t lane_reach(uint64_t a, uint64_t b, uint64_t stop)
+{
+    uint64_t e = ~(a | b) & LANE_BITS;
+    return e & stop & ~(e + (a << 1));
+}
+
+/* Bits of x plus bits of y. */
+static inline int bits2(uint64_t x, uint64_t y)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x) + __builtin_popcountll(y);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    y = y - ((y >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    y = (y & 0x3333333333333333u) + ((y >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    y = (y + (y >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (int)(((x + y) * 0x0101010101010101u) >> 56); /* <= 128 */
+#endif
+}
+
+/* The king's stops on the ban squares of his rank and file (count_lanes
+ * leaves them out of the lanes). */
+static inline int king_ban_moves(int kr, int kc, unsigned rowocc,
+                                 unsigned colocc)
+{
+    return fetlar_popcount64((fetlar_slide[kc][rowocc] & fetlar_ban[kr]) |
+                             (uint64_t)(fetlar_slide[kr][colocc] &
+                                        fetlar_ban[kc])
+                                 << 16);
+}
+
+/* Lines for perft2: rank r is line r, file c line FETLAR_N + c. */
+#define NLINES (2 * FETLAR_N)
+
+/* A line's lane and its mirror in one 32-bit word. */
+static inline uint32_t line_pair(const uint16_t *l, int line)
+{
+    int fwd = line < FETLAR_N ? line : line + 1; /* files: lane 12 + c */
+    return (uint32_t)l[fwd] | (uint32_t)l[fwd + FETLAR_LANE_MRANK] << 16;
+}
+
+/* What perft2 knows of the parent: per line, the lanes of the side that
+ * replies (a), of the side that moves (b), the stops and the replies
+ * along it (cnt); the squares where an arrival may capture (hot, per rank:
+ * bit c, a superset: fetlar_captures decides). */
+struct p2 {
+    uint32_t a[NLINES], b[NLINES], stop[NLINES];
+    int cnt[NLINES];
+    uint16_t hot[FETLAR_N];
+};
+
+/* Two positions x, y on a line, as the bits of the line word. */
+static inline uint32_t line_bit(int x)
+{
+    return (1u << x) | (1u << (FETLAR_N - 1 - x)) << 16;
+}
+
+static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
+{
+    const uint16_t *a = s->rows[opp], *b = s->rows[opp ^ 1];
+    for (int l = 0; l < NLINES; l++) {
+        p->a[l] = line_pair(a, l);
+        p->b[l] = line_pair(b, l);
+        p->stop[l] = line_pair(lane_stop, l);
+    }
+    for (int l = 0; l < NLINES; l += 2) {
+        uint64_t r = lane_reach((uint64_t)p->a[l] | (uint64_t)p->a[l + 1] << 32,
+                                (uint64_t)p->b[l] | (uint64_t)p->b[l + 1] << 32,
+                                (uint64_t)p->stop[l] |
+                                    (uint64_t)p->stop[l + 1] << 32);
+        p->cnt[l] = fetlar_popcount64(r & 0xffffffffu);
+        p->cnt[l + 1] = fetlar_popcount64(r >> 32);
+    }
+    /* An arrival on t captures only next to a piece of opp: his soldier
+     * with a square hostile to him beyond (ranks and files alike), or his
+     * king. */
+    unsigned hostile[2 * FETLAR_N];
+    unsigned sold[2 * FETLAR_N];
+    for (int l = 0; l < NLINES; l++) {
+        sold[l] = p->a[l] & 0x7ff;
+        hostile[l] = (p->b[l] & 0x7ff) | (l == 0 || l == 10 || l == 11 || l == 21 ? 0x401 : 0);
+    }
+    if (s->board[FETLAR_THRONE] == FETLAR_EMPTY)
+        hostile[5] |= 1u << 5, hostile[FETLAR_N + 5] |= 1u << 5;
+    int k = s->king;
+    if (opp == FETLAR_WHITE && k != FETLAR_NOSQ) {
+        sold[k / FETLAR_N] &= ~(1u << (k % FETLAR_N));
+        sold[FETLAR_N + k % FETLAR_N] &= ~(1u << (k / FETLAR_N));
+    }
+    for (int r = 0; r < FETLAR_N; r++)
+        p->hot[r] = (uint16_t)(((sold[r] >> 1) & (hostile[r] >> 2)) |
+                               ((sold[r] << 1) & (hostile[r] << 2) & 0x7ff));
+    for (int c = 0; c < FETLAR_N; c++) {
+        unsigned h = ((sold[FETLAR_N + c] >> 1) & (hostile[FETLAR_N + c] >> 2)) |
+                     ((sold[FETLAR_N + c] << 1) & (hostile[FETLAR_N + c] << 2) & 0x7ff);
+        for (; h; h &= h - 1)
+            p->hot[__builtin_ctz(h)] |= (uint16_t)(1u << c);
+    }
+    if (opp == FETLAR_WHITE && k != FETLAR_NOSQ)
+        for (int d = 0; d < 4; d++)
+            if (fetlar_nb[k][d] >= 0)
+                p->hot[fetlar_nb[k][d] / FETLAR_N] |=
+                    (uint16_t)(1u << (fetlar_nb[k][d] % FETLAR_N));
+}
+
+/* Replies after a quiet slide along line `ln` from x1 to x2 that crosses
+ * lines c1 and c2 at position y, less the parent's replies on those
+ * three lines (the king's ban stops are not in it). */
+static inline int p2_delta(const struct p2 *p, int ln, int x1, int x2, int c1,
+                           int c2, int y)
+{
+    uint64_t a = (uint64_t)p->a[ln] | (uint64_t)p->a[c1] << 32;
+    uint64_t cross = line_bit(y);
+    uint64_t b = ((uint64_t)p->b[ln] ^ line_bit(x1) ^ line_bit(x2)) |
+                 ((uint64_t)p->b[c1] ^ cross) << 32;
+    uint64_t st = (uint64_t)p->stop[ln] | (uint64_t)p->stop[c1] << 32;
+    return bits2(lane_reach(a, b, st),
+                 lane_reach(p->a[c2], p->b[c2] ^ cross, p->stop[c2])) -
+           p->cnt[ln] - p->cnt[c1] - p->cnt[c2];
+}
+
+/* Leaves two plies below s without playing the quiet moves: the reply
+ * count of a child is the parent's count for the side not to move, changed
+ * only on the three lines the move touches (its own and the two it
+ * crosses).  Captures and game ends are played out. */
+uint64_t fetlar_perft2(const struct fetlar_state *s)
+{
+    if (!game_running(s))
+        return 0;
+    const int side = s->side, opp = side ^ 1;
+    const int base = count_lanes(s, opp);
+    /* a move that captures nothing ends the game by the 100-ply rule */
+    const int last_quiet = s->quiet + 1 >= FETLAR_DRAW_PLIES;
+    struct p2 p;
+    p2_init(&p, s, opp);
+    /* the king of the side replying, when his ban stops may change */
+    int kr = -1, kc = -1, kban = 0;
+    if (opp == FETLAR_WHITE && s->king != FETLAR_NOSQ) {
+        kr = s->king / FETLAR_N, kc = s->king % FETLAR_N;
+        if (fetlar_ban[kr] | fetlar_ban[kc])
+            kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc]);
+        else
+            kr = kc = -1;
+    }
+    uint64_t total = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[side][r];
+        while (pcs) {
+            int c = __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int from = r * FETLAR_N + c, king = from == s->king;
+            unsigned rm = row_targets(s, r, c, king);
+            unsigned cm = col_targets(s, r, c, king);
+            unsigned hot = p.hot[r] & rm;
+            if (king)
+                hot |= rm & 0x401;
+            /* along the rank */
+            for (; rm; rm &= rm - 1) {
+                int t = __builtin_ctz(rm);
+                if ((hot >> t) & 1) {
+                    gmove m = FETLAR_MOVE(from, r * FETLAR_N + t);
+                    if (fetlar_captures(s, m) ||
+                        (king && fetlar_is_corner(r * FETLAR_N + t))) {
+                        struct fetlar_state ch = *s;
+                        fetlar_play(&ch, m);
+                        total += (uint64_t)fetlar_count(&ch);
+                        continue;
+                    }
+                }
+                if (last_quiet)
+                    continue;
+                int n = base + p2_delta(&p, r, c, t, FETLAR_N + c, FETLAR_N + t, r);
+                if (r == kr || c == kc || t == kc)
+                    n += king_ban_moves(kr, kc,
+                                        fetlar_rowocc(s, kr) ^
+                                            (r == kr ? (1u << c) ^ (1u << t) : 0),
+                                        s->cols[kc] ^ (c == kc ? 1u << r : 0) ^
+                                            (t == kc ? 1u << r : 0)) -
+                         kban;
+                total += (uint64_t)n;
+            }
+            /* along the file */
+            for (; cm; cm &= cm - 1) {
+                int t = __builtin_ctz(cm);
+                if (((p.hot[t] >> c) & 1) ||
+                    (king && (t == 0 || t == FETLAR_N - 1))) {
+                    gmove m = FETLAR_MOVE(from, t * FETLAR_N + c);
+                    if (fetlar_captures(s, m) ||
+                        (king && fetlar_is_corner(t * FETLAR_N + c))) {
+                        struct fetlar_state ch = *s;
+                        fetlar_play(&ch, m);
+                        total += (uint64_t)fetlar_count(&ch);
+                        continue;
+                    }
+                }
+                if (last_quiet)
+                    continue;
+                int n = base + p2_delta(&p, FETLAR_N + c, r, t, r, t, c);
+                if (c == kc || r == kr || t == kr)
+                    n += king_ban_moves(kr, kc,
+                                        fetlar_rowocc(s, kr) ^
+                                            (r == kr ? 1u << c : 0) ^
+                                            (t == kr ? 1u << c : 0),
+                                        s->cols[kc] ^
+                                            (c == kc ? (1u << r) ^ (1u << t) : 0)) -
+                         kban;
+                total += (uint64_t)n;
+            }
+        }
+    }
+    return total;
+}
+
 void fetlar_pass(struct fetlar_state *s)
 {
     s->side ^= 1;
@@ -581,6 +799,8 @@ static void play(void *st, gmove m) { fetlar_play(st, m); }
 
 static int count_moves(const void *st) { return fetlar_count(st); }
 
+static uint64_t perft2(const void *st) { return fetlar_perft2(st); }
+
 static int to_move(const void *st)
 {
     return ((const struct fetlar_state *)st)->side + 1;
@@ -667,4 +887,5 @@ const struct game fetlar_game = {
     .hash = hash,
     .result = result,
     .count_moves = count_moves,
+    .perft2 = perft2,
 };
