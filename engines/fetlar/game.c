@@ -418,20 +418,75 @@ static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
                     (uint16_t)(1u << (fetlar_nb[k][d] % FETLAR_N));
 }
 
-/* Replies after a quiet slide along line `ln` from x1 to x2 that crosses
- * lines c1 and c2 at position y, less the parent's replies on those
- * three lines (the king's ban stops are not in it). */
-static inline int p2_delta(const struct p2 *p, int ln, int x1, int x2, int c1,
-                           int c2, int y)
+/* The king's ban stops after a quiet move from (fr, fc) to (tr, tc). */
+static inline int king_ban_after(const struct fetlar_state *s, int kr, int kc,
+                                 int fr, int fc, int tr, int tc)
 {
-    uint64_t a = (uint64_t)p->a[ln] | (uint64_t)p->a[c1] << 32;
-    uint64_t cross = line_bit(y);
-    uint64_t b = ((uint64_t)p->b[ln] ^ line_bit(x1) ^ line_bit(x2)) |
-                 ((uint64_t)p->b[c1] ^ cross) << 32;
-    uint64_t st = (uint64_t)p->stop[ln] | (uint64_t)p->stop[c1] << 32;
-    return bits2(lane_reach(a, b, st),
-                 lane_reach(p->a[c2], p->b[c2] ^ cross, p->stop[c2])) -
-           p->cnt[ln] - p->cnt[c1] - p->cnt[c2];
+    unsigned row = fetlar_rowocc(s, kr), col = s->cols[kc];
+    row ^= (fr == kr ? 1u << fc : 0) ^ (tr == kr ? 1u << tc : 0);
+    col ^= (fc == kc ? 1u << fr : 0) ^ (tc == kc ? 1u << tr : 0);
+    return king_ban_moves(kr, kc, row, col);
+}
+
+struct p2_ctx {
+    const struct fetlar_state *s;
+    struct p2 p;
+    int base, last_quiet;
+    int kr, kc, kban; /* the replying king, when on a line with ban stops */
+};
+
+/* Leaves below the moves of the piece on (r, c) along one line: its
+ * positions on that line run along the ranks (along_rank) or the files.
+ * The replies of a quiet move are the parent's, changed on the line moved
+ * along (lanes without x1, with x2), on the line crossing it at x1 (the
+ * same for all these moves) and the line crossing it at x2. */
+static inline __attribute__((always_inline)) uint64_t
+p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
+        int king)
+{
+    const struct p2 *p = &x->p;
+    const int ln = along_rank ? r : FETLAR_N + c;
+    const int x1 = along_rank ? c : r, y = along_rank ? r : c;
+    const int cross = along_rank ? FETLAR_N : 0; /* + position on ln */
+    const int from = r * FETLAR_N + c;
+    const uint32_t ybit = line_bit(y);
+    /* the crossing line at x1 loses the piece */
+    uint64_t left = lane_reach(p->a[cross + x1], p->b[cross + x1] ^ ybit,
+                               p->stop[cross + x1]);
+    const int k0 = x->base - p->cnt[ln] - p->cnt[cross + x1] +
+                   fetlar_popcount64(left);
+    const uint64_t alo = p->a[ln], slo = p->stop[ln];
+    const uint64_t blo = p->b[ln] ^ line_bit(x1);
+    /* along the rank: the targets where the move may capture or escape */
+    const unsigned hot = along_rank ? tm & (p->hot[r] | (king ? 0x401u : 0)) : 0;
+    uint64_t total = 0;
+    for (; tm; tm &= tm - 1) {
+        int t = __builtin_ctz(tm);
+        int to = along_rank ? r * FETLAR_N + t : t * FETLAR_N + c;
+        if (along_rank ? (hot >> t) & 1
+                       : ((p->hot[t] >> c) & 1) |
+                             (king & (t == 0 || t == FETLAR_N - 1))) {
+            gmove mv = FETLAR_MOVE(from, to);
+            if (fetlar_captures(x->s, mv) || (king && fetlar_is_corner(to))) {
+                struct fetlar_state ch = *x->s;
+                fetlar_play(&ch, mv);
+                total += (uint64_t)fetlar_count(&ch);
+                continue;
+            }
+        }
+        if (x->last_quiet)
+            continue;
+        int ct = cross + t;
+        uint64_t a = alo | (uint64_t)p->a[ct] << 32;
+        uint64_t b = (blo ^ line_bit(t)) | (uint64_t)(p->b[ct] ^ ybit) << 32;
+        uint64_t st = slo | (uint64_t)p->stop[ct] << 32;
+        int n = k0 - p->cnt[ct] + fetlar_popcount64(lane_reach(a, b, st));
+        int tr = to / FETLAR_N, tc = to % FETLAR_N;
+        if (r == x->kr || tr == x->kr || c == x->kc || tc == x->kc)
+            n += king_ban_after(x->s, x->kr, x->kc, r, c, tr, tc) - x->kban;
+        total += (uint64_t)n;
+    }
+    return total;
 }
 
 /* Leaves two plies below s without playing the quiet moves: the reply
@@ -443,19 +498,20 @@ uint64_t fetlar_perft2(const struct fetlar_state *s)
     if (!game_running(s))
         return 0;
     const int side = s->side, opp = side ^ 1;
-    const int base = count_lanes(s, opp);
+    struct p2_ctx x;
+    x.s = s;
+    x.base = count_lanes(s, opp);
     /* a move that captures nothing ends the game by the 100-ply rule */
-    const int last_quiet = s->quiet + 1 >= FETLAR_DRAW_PLIES;
-    struct p2 p;
-    p2_init(&p, s, opp);
-    /* the king of the side replying, when his ban stops may change */
-    int kr = -1, kc = -1, kban = 0;
+    x.last_quiet = s->quiet + 1 >= FETLAR_DRAW_PLIES;
+    p2_init(&x.p, s, opp);
+    x.kr = x.kc = -1;
+    x.kban = 0;
     if (opp == FETLAR_WHITE && s->king != FETLAR_NOSQ) {
-        kr = s->king / FETLAR_N, kc = s->king % FETLAR_N;
-        if (fetlar_ban[kr] | fetlar_ban[kc])
-            kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc]);
-        else
-            kr = kc = -1;
+        int kr = s->king / FETLAR_N, kc = s->king % FETLAR_N;
+        if (fetlar_ban[kr] | fetlar_ban[kc]) {
+            x.kr = kr, x.kc = kc;
+            x.kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc]);
+        }
     }
     uint64_t total = 0;
     for (int r = 0; r < FETLAR_N; r++) {
@@ -463,64 +519,9 @@ uint64_t fetlar_perft2(const struct fetlar_state *s)
         while (pcs) {
             int c = __builtin_ctz(pcs);
             pcs &= pcs - 1;
-            int from = r * FETLAR_N + c, king = from == s->king;
-            unsigned rm = row_targets(s, r, c, king);
-            unsigned cm = col_targets(s, r, c, king);
-            unsigned hot = p.hot[r] & rm;
-            if (king)
-                hot |= rm & 0x401;
-            /* along the rank */
-            for (; rm; rm &= rm - 1) {
-                int t = __builtin_ctz(rm);
-                if ((hot >> t) & 1) {
-                    gmove m = FETLAR_MOVE(from, r * FETLAR_N + t);
-                    if (fetlar_captures(s, m) ||
-                        (king && fetlar_is_corner(r * FETLAR_N + t))) {
-                        struct fetlar_state ch = *s;
-                        fetlar_play(&ch, m);
-                        total += (uint64_t)fetlar_count(&ch);
-                        continue;
-                    }
-                }
-                if (last_quiet)
-                    continue;
-                int n = base + p2_delta(&p, r, c, t, FETLAR_N + c, FETLAR_N + t, r);
-                if (r == kr || c == kc || t == kc)
-                    n += king_ban_moves(kr, kc,
-                                        fetlar_rowocc(s, kr) ^
-                                            (r == kr ? (1u << c) ^ (1u << t) : 0),
-                                        s->cols[kc] ^ (c == kc ? 1u << r : 0) ^
-                                            (t == kc ? 1u << r : 0)) -
-                         kban;
-                total += (uint64_t)n;
-            }
-            /* along the file */
-            for (; cm; cm &= cm - 1) {
-                int t = __builtin_ctz(cm);
-                if (((p.hot[t] >> c) & 1) ||
-                    (king && (t == 0 || t == FETLAR_N - 1))) {
-                    gmove m = FETLAR_MOVE(from, t * FETLAR_N + c);
-                    if (fetlar_captures(s, m) ||
-                        (king && fetlar_is_corner(t * FETLAR_N + c))) {
-                        struct fetlar_state ch = *s;
-                        fetlar_play(&ch, m);
-                        total += (uint64_t)fetlar_count(&ch);
-                        continue;
-                    }
-                }
-                if (last_quiet)
-                    continue;
-                int n = base + p2_delta(&p, FETLAR_N + c, r, t, r, t, c);
-                if (c == kc || r == kr || t == kr)
-                    n += king_ban_moves(kr, kc,
-                                        fetlar_rowocc(s, kr) ^
-                                            (r == kr ? 1u << c : 0) ^
-                                            (t == kr ? 1u << c : 0),
-                                        s->cols[kc] ^
-                                            (c == kc ? (1u << r) ^ (1u << t) : 0)) -
-                         kban;
-                total += (uint64_t)n;
-            }
+            int king = r * FETLAR_N + c == s->king;
+            total += p2_line(&x, r, c, 1, row_targets(s, r, c, king), king);
+            total += p2_line(&x, r, c, 0, col_targets(s, r, c, king), king);
         }
     }
     return total;
