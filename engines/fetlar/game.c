@@ -317,22 +317,6 @@ static inline uint64_t lane_reach(uint64_t a, uint64_t b, uint64_t stop)
     return e & stop & ~(e + (a << 1));
 }
 
-/* Bits of x plus bits of y. */
-static inline int bits2(uint64_t x, uint64_t y)
-{
-#ifdef __POPCNT__
-    return __builtin_popcountll(x) + __builtin_popcountll(y);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    y = y - ((y >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    y = (y & 0x3333333333333333u) + ((y >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    y = (y + (y >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return (int)(((x + y) * 0x0101010101010101u) >> 56); /* <= 128 */
-#endif
-}
-
 /* The king's stops on the ban squares of his rank and file (count_lanes
  * leaves them out of the lanes). */
 static inline int king_ban_moves(int kr, int kc, unsigned rowocc,
