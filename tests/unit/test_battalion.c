@@ -724,6 +724,46 @@ static void test_views_leak_nothing(void **unused)
     assert_true(checked > 10000);
 }
 
+/* The `shown` field: read and printed back, refused when malformed, out of
+ * range or before the battles; absent means nothing shown. */
+static void test_shown_field(void **unused)
+{
+    static const char *head =
+        "view:2 phase=attack act=2 turn=12 attacks=3 last=h chips=7,1,19,13 bids=7,p,8,p "
+        "hands=+10/3c2d4d4d5h2s2s3s7sKs/+10/+10 known=-/3s/-/- ";
+    static const char *tail =
+        " battle=- pile=6dQdKd4h5d6h9hQhAdAd3d5d6dTdJdAcAc3c5cTc2c4c6cQcAh2h3h6h7h9hThKh3h8h "
+        "deck=30";
+    static const char *bad[] = {"shown=-s8p8-/p6-p2-/-p7--", "shown=-s8p8-/p6-p2-/-p7--/p5--x",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5--p10", "shown=-s8p8-/p6-p2-/-p7--/p5----",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5", "shown=-s8p8-/p6-p2-/-p7--/pp--",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5---/----"};
+    char buf[4096], out[4096];
+    struct bat_state st;
+    (void)unused;
+    snprintf(buf, sizeof buf, "%sshown=-s8p8-/p6-p2-/-p7--/v5--v0%s", head, tail);
+    assert_int_equal(bat_parse_pos(&st, buf, err, sizeof err), 0);
+    assert_int_equal(st.shown[0][1], BAT_SHOWN_SURRENDER << 4 | 8);
+    assert_int_equal(st.shown[3][3], BAT_SHOWN_SKIPPED << 4);
+    bat_format_pos(&st, out, sizeof out);
+    assert_string_equal(out, buf);
+    roundtrip(&st);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(buf, sizeof buf, "%s%s%s", head, bad[i], tail);
+        assert_true(bat_parse_pos(&st, buf, err, sizeof err) != 0);
+    }
+    /* absent: all '-', and not printed */
+    snprintf(buf, sizeof buf, "%s%s", head, tail + 1);
+    assert_int_equal(bat_parse_pos(&st, buf, err, sizeof err), 0);
+    bat_format_pos(&st, out, sizeof out);
+    assert_null(strstr(out, "shown="));
+    /* nothing is shown before the battles */
+    bat_deal(&st, 4, 1, 1);
+    st.shown[1][2] = BAT_SHOWN_PLAYED << 4;
+    bat_format_pos(&st, out, sizeof out);
+    assert_true(bat_parse_pos(&st, out, err, sizeof err) != 0);
+}
+
 /* The battles' public record (`shown`) is made from what the table saw
  * only.  Two deals that differ in two hidden cards (x in seat p's hand, y in
  * seat q's, of different suits: B swaps them) are played with the same
@@ -831,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_position_strings),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_views_leak_nothing),
+        cmocka_unit_test(test_shown_field),
         cmocka_unit_test(test_shown_is_public),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
