@@ -21,6 +21,7 @@ struct bat_engine {
     int64_t seed;
     int64_t iterations;
     int64_t cutoff;
+    int64_t inference; /* percent: bat_search_params.infer */
     char strategy[OPT_STR_LEN];
     struct rng rng;
     struct bat_tree *tree;
@@ -131,6 +132,7 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     g.req = req;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
+    p.infer = (double)e->inference / 100.0;
     /* Budgets: go nodes N (else the Iterations option), go depth N as
      * BAT_DEPTH_ITERATIONS·N iterations, and the clocks: the first one
      * reached ends the search. */
@@ -229,6 +231,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     (void)ctx;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
+    p.infer = (double)e->inference / 100.0;
     p.iterations = (uint64_t)(depth > 0 ? depth : BAT_BENCH_KITERATIONS) * 1000;
     battalion_game.config_default(cfg.b);
     for (int i = 0; battalion_bench_positions[i]; i++) {
@@ -260,6 +263,9 @@ static const struct opt_spec options[] = {
      "ISMCTS iterations per decision (0 = by time; go nodes N overrides)"},
     {"PlayoutAttacks", OPT_SPIN, "4", 1, 200, NULL, offsetof(struct bat_engine, cutoff),
      "playouts stop this many attacks after the decision and are scored"},
+    {"Inference", OPT_SPIN, "100", 0, 100, NULL, offsetof(struct bat_engine, inference),
+     "percent of determinizations that deal a seat's hidden cards by the heuristic "
+     "player's model read from the public record and the bids (0: uniformly)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 
