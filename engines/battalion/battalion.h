@@ -73,11 +73,24 @@ struct bat_state {
     /* Public knowledge: at least this many of each card are in the hand
      * (taken from the discard pile and not yet played). */
     uint8_t known[BAT_MAX_SEATS][BAT_NCARD];
+    /* Public record of the battles, per seat and suit: how the seat last
+     * showed the suit (BAT_SHOWN_* << 4, 0 = never or long ago) and how
+     * many cards it has drawn since (low 4 bits, < BAT_HAND). */
+    uint8_t shown[BAT_MAX_SEATS][4];
     uint8_t battle[BAT_NCARD];   /* BAT_DEFEND: attacking cards */
     uint8_t deck[BAT_NDECK];     /* full only; top = deck[ndeck - 1] */
     uint8_t pile[BAT_NDECK];     /* discard pile; top = pile[npile - 1] */
     uint64_t rng[4];             /* full only: xoshiro256** for reshuffles */
 };
+
+/* The `shown` record (an entry is kind << 4 | cards drawn since). */
+enum bat_shown {
+    BAT_SHOWN_PLAYED = 1,    /* played cards of the suit (attack or defence) */
+    BAT_SHOWN_SURRENDER = 2, /* surrendered to an attack in the suit */
+    BAT_SHOWN_SKIPPED = 3    /* skipped its attack while the suit was allowed */
+};
+static inline int bat_shown_kind(uint8_t e) { return e >> 4; }
+static inline int bat_shown_drawn(uint8_t e) { return e & 15; }
 
 struct bat_config {
     int players;  /* 3..6 */

@@ -21,6 +21,7 @@ struct bat_engine {
     int64_t seed;
     int64_t iterations;
     int64_t cutoff;
+    int64_t inference; /* percent: bat_search_params.infer */
     char strategy[OPT_STR_LEN];
     struct rng rng;
     struct bat_tree *tree;
@@ -131,6 +132,7 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     g.req = req;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
+    p.infer = (double)e->inference / 100.0;
     /* Budgets: go nodes N (else the Iterations option), go depth N as
      * BAT_DEPTH_ITERATIONS·N iterations, and the clocks: the first one
      * reached ends the search. */
@@ -172,41 +174,49 @@ static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
 /* Bench: a fixed ISMCTS search (`depth` thousand iterations, default 5;
  * one determinization + tree walk + playout each), seeded the same way
  * every time, from each of these 8 mid-game views: 4 players, seeded deals
- * played by the heuristic to the 2nd, 3rd ... 9th attack, the view of the
- * seat to act, written out so that the fingerprint depends on the search
- * alone.  Returns the total tree size (nodes created), a fingerprint of the
+ * played by the heuristic to the 2nd, 3rd ... 9th attack (seed 2026, the
+ * first game 10 g + k whose record shows something of two other seats),
+ * the view of the seat to act, written out so that the fingerprint depends
+ * on the search alone.  Returns the total tree size (nodes created), a fingerprint of the
  * search: any change to determinizations, selection, expansion or
  * playouts changes it. */
 #define BAT_BENCH_KITERATIONS 5
 const char *const battalion_bench_positions[] = {
-    "view:2 phase=attack act=2 turn=12 attacks=2 last=d chips=16,4,1,19 bids=5,7,p,8 "
-        "hands=+10/4c7cTc2dAh2h8h9hJhJh/5d8d+8/+10 known=-/2h9hJh/5d8d/- battle=- "
-        "pile=Ac6s8c3sKcAs2dAh3h4h6h7hThTh7d9dQdQd deck=46",
-    "view:1 phase=attack act=1 turn=12 attacks=3 last=d chips=10,9,11,10 bids=p,7,p,p "
-        "hands=3c5c2d7d8d9dJdTsJsQs/+10/+10/+10 known=7d/-/-/- battle=- "
-        "pile=5c2cJc9cKc8s2h7h8hJhKhKhAh4h4hAs5s6s7s8sTsKs2s2s4sKsAdTdQdQdKd3d4d6d deck=30",
-    "view:3 phase=attack act=3 turn=12 attacks=4 last=d chips=4,14,12,10 bids=p,p,7,p "
-        "hands=+10/+10/5c7cQcKc4d7h8hTh5s8s/+10 known=-/-/-/- battle=- "
-        "pile=TcTd2hJs5c3dAh6s4cQh4h4s2c4c8c8cJcQc4d5d8d9dTdQdKdAd6dJd3h4h6h7hQh5h6hTh5d7d8dJd "
-        "deck=24",
-    "view:3 phase=attack act=3 turn=12 attacks=5 last=s chips=9,14,11,6 bids=5,6,p,p "
-        "hands=+10/+10/5cAd5d6d4h8h9h9hThJh/+10 known=-/-/-/- battle=- "
-        "pile=JhTh8d2cTc7h2d9cJdJdAs9c4c6c7c8c8c5dTdQdKd2h5hQhAcJcJcKc6s7s9sJsQs6s8s deck=29",
-    "view:3 phase=attack act=3 turn=12 attacks=6 last=c chips=15,12,7,6 bids=8,p,p,p "
-        "hands=+10/+10/4cJc2d6dKd3s8sJsQsKs/+10 known=-/-/-/- battle=- "
-        "pile=4c4d2h9dQcTdJd9c2s4s6s7s7sTsQs2h5h7h9hKhAh6h9hKh5c6c7c8cTcKcAc6cJcAd"
-        "3d3d4dTdQd2d7d8d3h4h5hThJhQh3c8cTcKc3c7c9c "
-        "deck=9",
-    "view:2 phase=attack act=2 turn=12 attacks=7 last=c chips=10,10,9,11 bids=6,p,8,p "
-        "hands=+10/2c3c5c8c3d5dKh2s7s8s/+10/+10 known=-/-/-/- battle=- "
-        "pile=Jh4d2h3d3hKhTdAcQhAd8d8dKdKdAs4s6s8sJsQs5s9sTsKs4h6h9hThTh2s3s3s6sKsAc3c"
-        "8cTcJcQc4c9cJcQcKc2d6d9d9dAd6d7dJd2c4c9cKc5c6c "
-        "deck=5",
-    "view:2 phase=attack act=2 turn=12 attacks=8 last=s chips=4,7,6,23 bids=p,8,p,p "
-        "hands=+10/TcKc2h3h3h5h8hThQh8s/+10/+10 known=-/-/-/- battle=- pile=- deck=64",
-    "view:2 phase=attack act=2 turn=12 attacks=9 last=s chips=11,3,22,4 bids=7,p,p,p "
-        "hands=+10/Ac5c8c9cJcJcKc8d5hJh/+10/+10 known=-/-/-/- battle=- "
-        "pile=4s5s7s8s9sTsAs2s3s9sJs deck=53",
+    "view:2 phase=attack act=2 turn=12 attacks=2 last=d chips=6,5,10,19 bids=6,p,p,8 "
+        "hands=+10/2c4c4cJcQcTd3h5h8hKh/+10/4d+9 known=-/-/-/4d "
+        "shown=-p7s7-/-p2--/----/--p7- battle=- "
+        "pile=2h8s9sTc6h2sAs2s7d3s5h7h9hJhJhQhKhAd3d5d7d8d9dJdAd5d deck=38",
+    "view:2 phase=attack act=2 turn=12 attacks=3 last=h chips=7,1,19,13 bids=7,p,8,p "
+        "hands=+10/3c2d4d4d5h2s2s3s7sKs/+10/+10 known=-/3s/-/- "
+        "shown=-s8p8-/p6-p2-/-p7--/p5--- battle=- "
+        "pile=6dQdKd4h5d6h9hQhAdAd3d5d6dTdJdAcAc3c5cTc2c4c6cQcAh2h3h6h7h9hThKh3h8h "
+        "deck=30",
+    "view:2 phase=attack act=2 turn=12 attacks=4 last=d chips=8,11,8,13 bids=p,8,p,p "
+        "hands=+10/7c8c5dJd2s3s7s9sTsKs/+10/+10 known=-/-/-/- "
+        "shown=-p3--/-s5p5-/s7p7--/-p4p8- battle=- "
+        "pile=5s4s2h4c2cTc8s5h8cKc2c4c5cTcJcQcQcAd2d4d8d9dTdKdAhAh8hTh2h3h4h9hKh6d8dJd3d7d"
+        "9dQd deck=24",
+    "view:3 phase=attack act=3 turn=12 attacks=5 last=s chips=6,15,7,12 bids=6,11,p,p "
+        "hands=+10/+10/7c9cTc5d9hQh6s7s8s9s/+10 known=-/-/-/- "
+        "shown=p5--s5/p7--p5/-p7--/---p2 battle=- "
+        "pile=4d3cTs3c2c8s3sJc9cAh4h5h5h6h6h7hKhAh2h9hJhKh2d3d4d5d7d9dJd6d9dTdAs4s5s5s6sJs"
+        "Qs6c8c8cJcKcQcKcAs2s9sTsKs4sQs deck=11",
+    "view:3 phase=attack act=3 turn=12 attacks=6 last=d chips=17,14,4,5 bids=7,p,p,p "
+        "hands=+10/+10/7c3d7hJh2s4s9s9sQsKs/+10 known=-/-/9s/- "
+        "shown=p6--p8/-p1p5-/p3p1s8-/-s5-p5 battle=- "
+        "pile=Ah5h2d5h9hThAs4c3hAd2d5d8dTdTdAh2h3hTh4d5d6d9dJdAd6dQdAs2s4sJsKs3sTs2c3c8c9c"
+        "TcQcAc2cKdKd deck=20",
+    "view:2 phase=attack act=2 turn=12 attacks=7 last=h chips=7,13,6,14 bids=p,p,6,p "
+        "hands=+10/Ad6d7d8dJdKdAh2h4h8h/+10/+10 known=-/-/-/- "
+        "shown=-p9p3-/--p8p2/-p8p5-/p8-s0p6 battle=- "
+        "pile=7h3h6sQcAhQhAs5s2dTd4s5s8sTsTs2s7s5c5c7cJcKc2c6cTc2d3d5d6d8d9dAd3dJdAc4c6cTc"
+        "Jc2c8c3h7hThJhQh5h6h8h9h9hKh2s7sJsQsQsKs4s6s2hThJh deck=1",
+    "view:1 phase=attack act=1 turn=12 attacks=8 last=d chips=7,9,13,11 bids=7,p,p,p "
+        "hands=6cTc2s3s4s5s7sJsQsKs/+10/+10/+10 known=-/-/-/- "
+        "shown=p3s3p6-/-p6--/-p2p9-/-p5p7- battle=- pile=- deck=64",
+    "view:3 phase=attack act=3 turn=12 attacks=9 last=h chips=4,4,7,25 bids=p,7,p,p "
+        "hands=+10/+10/Ad5d3hAs6s6s7sTsJsQs/+10 known=-/-/-/- "
+        "shown=p3s8--/-p8p5-/p2-p7-/p7-p5- battle=- pile=Ah8hThJhKh4h6h6h7hKh deck=54",
     NULL,
 };
 
@@ -221,6 +231,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     (void)ctx;
     bat_search_defaults(&p);
     p.cutoff = (int)e->cutoff;
+    p.infer = (double)e->inference / 100.0;
     p.iterations = (uint64_t)(depth > 0 ? depth : BAT_BENCH_KITERATIONS) * 1000;
     battalion_game.config_default(cfg.b);
     for (int i = 0; battalion_bench_positions[i]; i++) {
@@ -252,6 +263,9 @@ static const struct opt_spec options[] = {
      "ISMCTS iterations per decision (0 = by time; go nodes N overrides)"},
     {"PlayoutAttacks", OPT_SPIN, "4", 1, 200, NULL, offsetof(struct bat_engine, cutoff),
      "playouts stop this many attacks after the decision and are scored"},
+    {"Inference", OPT_SPIN, "100", 0, 100, NULL, offsetof(struct bat_engine, inference),
+     "percent of determinizations that deal a seat's hidden cards by the heuristic "
+     "player's model read from the public record and the bids (0: uniformly)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -34,6 +34,8 @@ void bat_search_defaults(struct bat_search_params *p)
     p->eval_scale = 8.0;
     p->actions = BAT_ACTIONS_PRUNED;
     p->opp_model = 0;
+    p->infer = 1;
+    p->infer_bids = 1;
     p->report_us = 1000000;
 }
 
@@ -60,6 +62,14 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         if (strcmp(v, "0") && strcmp(v, "1"))
             return -1;
         p->oracle = v[0] == '1';
+        return 0;
+    }
+    if (strcmp(name, "infer") == 0)
+        return set_double(v, 0, 1, &p->infer);
+    if (strcmp(name, "infer_bids") == 0) {
+        if (strcmp(v, "0") && strcmp(v, "1"))
+            return -1;
+        p->infer_bids = v[0] == '1';
         return 0;
     }
     if (strcmp(name, "opp_model") == 0)
@@ -113,25 +123,119 @@ static int bid_untouched(const struct bat_state *v)
            (v->attacks == 0 || (v->attacks == 1 && v->phase == BAT_DEFEND));
 }
 
-static int satisfies(const struct bat_state *st, int s)
+/* Has seat s kept the hand it bid with?  Its record shows no cards played
+ * (surrenders and skips keep a hand; an entry cleared after 10 draws is
+ * missed, which is rare and only loosens nothing worse than one bid). */
+static int hand_kept(const struct bat_state *v, int s)
 {
+    if (v->phase < BAT_ATTACK)
+        return v->phase == BAT_BID;
+    for (int x = 0; x < 4; x++)
+        if (bat_shown_kind(v->shown[s][x]) == BAT_SHOWN_PLAYED)
+            return 0;
+    return 1;
+}
+
+/* Does seat s's dealt hand fit what is public?  Hard: the bid of a hand
+ * unchanged since bidding, the attacker's ability to attack.  With `model`
+ * also the heuristic player's bidding (a bid b means a best suit of b + 1
+ * points; a pass at most max(5, the earlier high bid + 1)). */
+static int satisfies(const struct bat_state *st, int s, int model)
+{
+    int kept;
     if (st->phase == BAT_ATTACK && s == st->act && !bat_can_attack(st, s))
         return 0;
-    if (bid_untouched(st) && st->bid[s] > 0) {
+    kept = bid_untouched(st) || (model && hand_kept(st, s));
+    if (kept && st->bid[s] >= 0 && (st->bid[s] > 0 || model)) {
         uint8_t h[BAT_NCARD];
+        int best;
         memcpy(h, st->hand[s], sizeof h);
         if (st->phase == BAT_DEFEND && s == st->attacker)
             for (int c = 0; c < BAT_NCARD; c++)
                 h[c] = (uint8_t)(h[c] + st->battle[c]);
-        if (bat_best_suit_points(h) < st->bid[s])
+        best = bat_best_suit_points(h);
+        if (best < st->bid[s])
             return 0;
+        if (model) {
+            int hi = 0;
+            for (int i = 0; i < s; i++)
+                if (st->bid[i] > hi)
+                    hi = st->bid[i];
+            if (st->bid[s] > 0 ? best > st->bid[s] + 1
+                               : best > (hi + 1 > 5 ? hi + 1 : 5))
+                return 0;
+        }
     }
     return 1;
 }
 
-void bat_determinize(const struct bat_state *view, struct rng *r,
-                     struct bat_state *full)
+/* The model's limits on seat s's unknown cards from the public record:
+ * a seat that played cards of suit x (attack or defence) played them all,
+ * one that skipped held none of the allowed suits, and one that surrendered
+ * held at most one card of the suit (the heuristic defends with 2 points or
+ * more).  The cards drawn since are free, so of s's u unknown cards (i = 0
+ * the newest) the i-th may be of suit x when i < drawn[x]; older ones not
+ * (surrender: at most one of them). */
+struct limits {
+    int drawn[4];  /* cards drawn since x was shown; BAT_HAND = no limit */
+    int one[4];    /* surrender: one old card of x allowed */
+    int any;
+};
+
+static void get_limits(const struct bat_state *v, int s, struct limits *L)
 {
+    L->any = 0;
+    for (int x = 0; x < 4; x++) {
+        uint8_t e = v->shown[s][x];
+        L->drawn[x] = e ? bat_shown_drawn(e) : BAT_HAND + 1;
+        L->one[x] = bat_shown_kind(e) == BAT_SHOWN_SURRENDER;
+        L->any |= e != 0;
+    }
+}
+
+/* Move u cards of pool[0..np) to pool[np-u..np), at random, respecting the
+ * limits when L is given (a slot no pool card fits takes any card). */
+static void draw_unknown(uint8_t *pool, int np, int u, struct limits *L, struct rng *r)
+{
+    int one[4];
+    if (L)
+        memcpy(one, L->one, sizeof one);
+    for (int k = 0; k < u; k++) {
+        int n = np - k, j = (int)rng_below(r, (uint64_t)n);
+        if (L) {
+            /* slot i = u-1-k: the oldest cards first (the most limited) */
+            int i = u - 1 - k;
+            unsigned mask = 0;
+            for (int x = 0; x < 4; x++)
+                if (i < L->drawn[x] || one[x])
+                    mask |= 1u << x;
+            if (!(mask >> bat_suit(pool[j]) & 1)) {
+                int tries = 0;
+                while (tries++ < 6 && !(mask >> bat_suit(pool[j]) & 1))
+                    j = (int)rng_below(r, (uint64_t)n);
+                if (!(mask >> bat_suit(pool[j]) & 1)) {
+                    int start = j;
+                    do
+                        j = j + 1 == n ? 0 : j + 1;
+                    while (j != start && !(mask >> bat_suit(pool[j]) & 1));
+                }
+            }
+            if (i >= L->drawn[bat_suit(pool[j])])
+                one[bat_suit(pool[j])] = 0;
+        }
+        {
+            uint8_t t = pool[j];
+            pool[j] = pool[n - 1];
+            pool[n - 1] = t;
+        }
+    }
+}
+
+void bat_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                     struct rng *r, struct bat_state *full)
+{
+    double infer = p ? p->infer : 0;
+    int bid_model = p && p->infer_bids;
     uint8_t pool[BAT_NDECK], left[BAT_NCARD];
     int np = 0, N = view->nseats, unk[BAT_MAX_SEATS], order[BAT_MAX_SEATS], no = 0;
     *full = *view;
@@ -161,18 +265,19 @@ void bat_determinize(const struct bat_state *view, struct rng *r,
             order[no++] = s;
     for (int i = 0; i < no; i++) {
         int s = order[i], u = unk[s] < np ? unk[s] : np;
+        struct limits L, *lp = NULL;
+        int model = infer >= 1 || (infer > 0 && rng_double(r) < infer);
+        if (model) {
+            get_limits(view, s, &L);
+            if (L.any)
+                lp = &L;
+        }
         for (int tries = 0; tries < DET_TRIES; tries++) {
-            /* partial Fisher-Yates: u random cards to pool[np-u .. np) */
-            for (int k = 0; k < u; k++) {
-                int j = (int)rng_below(r, (uint64_t)(np - k));
-                uint8_t t = pool[j];
-                pool[j] = pool[np - 1 - k];
-                pool[np - 1 - k] = t;
-            }
+            draw_unknown(pool, np, u, lp, r);
             memcpy(full->hand[s], view->hand[s], BAT_NCARD);
             for (int k = 0; k < u; k++)
                 full->hand[s][pool[np - 1 - k]]++;
-            if (satisfies(full, s))
+            if (satisfies(full, s, model && bid_model))
                 break;
         }
         np -= u;
@@ -391,7 +496,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 d.deck[j] = x;
             }
         } else {
-            bat_determinize(&root, r, &d);
+            bat_determinize(&root, p, r, &d);
         }
         path[depth++] = 0;
         while (!cut(&d, attacks_end) && depth < MAX_PATH) {

@@ -47,6 +47,11 @@ struct bat_search_params {
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int actions;          /* enum bat_actions: the move set searched */
     double opp_model;     /* chance that another seat plays the heuristic in the tree */
+    double infer;         /* chance that a determinization uses the public record
+                           * (`shown`) of a seat: its older cards avoid the suits
+                           * it played whole, skipped or surrendered to */
+    int infer_bids;       /* ... and its bid or pass, the heuristic's way, while it
+                           * keeps the hand it bid with */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -61,7 +66,8 @@ struct bat_search_params {
 void bat_search_defaults(struct bat_search_params *p);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
- * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model",
+ * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
+ * "infer_bids",
  * "iterations").
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
@@ -79,9 +85,14 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *view,
 /* A full state consistent with the view: the unknown cards dealt at random
  * to the unknown hand slots and the draw pile, respecting the bids of
  * seats whose hands have not changed since bidding and the attacker's
- * ability to attack. */
-void bat_determinize(const struct bat_state *view, struct rng *r,
-                     struct bat_state *full);
+ * ability to attack.  With chance p->infer per seat it also follows an
+ * opponent model, the heuristic player's way of playing: the seat's older
+ * cards avoid the suits the public record (`shown`) says it played whole or
+ * skipped (at most one card of a suit it surrendered to), and with
+ * p->infer_bids its bid or pass fits its best suit while it keeps the hand
+ * it bid with.  p NULL: no model. */
+void bat_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                     struct rng *r, struct bat_state *full);
 
 /* Heuristic playout from a full state until `attacks_end` attacks are
  * made (and resolved) or the game ends; then the reward per seat. */

@@ -148,6 +148,12 @@ static int draw_card(struct bat_state *st, int s)
         st->npile = 0;
     }
     st->ndeck--;
+    /* the public record counts the cards drawn since each showing */
+    for (int x = 0; x < 4; x++)
+        if (st->shown[s][x]) {
+            uint8_t e = (uint8_t)(st->shown[s][x] + 1);
+            st->shown[s][x] = bat_shown_drawn(e) >= BAT_HAND ? 0 : e;
+        }
     if (!st->is_view) {
         int c = st->deck[st->ndeck];
         st->deck[st->ndeck] = 0;
@@ -212,6 +218,10 @@ static void next_attacker(struct bat_state *st, int prev)
             st->act = (uint8_t)s;
             return;
         }
+        /* a skip shows that s holds none of the allowed suits */
+        for (int x = 0; x < 4; x++)
+            if (x != st->last_suit)
+                st->shown[s][x] = BAT_SHOWN_SKIPPED << 4;
     }
     /* Cannot happen with 104 cards and 10-card hands: 3 hands of one suit
      * would need 30 cards of it.  Keep the previous attacker. */
@@ -504,6 +514,7 @@ void bat_play(struct bat_state *st, gmove m)
         st->attacker = (uint8_t)s;
         st->target = (uint8_t)bat_mtarget(m);
         st->last_suit = (uint8_t)bat_msuit(m);
+        st->shown[s][st->last_suit] = BAT_SHOWN_PLAYED << 4;
         st->attacks++;
         st->phase = BAT_DEFEND;
         st->act = st->target;
@@ -517,6 +528,10 @@ void bat_play(struct bat_state *st, gmove m)
                 for (int k = 0; k < set[c]; k++)
                     remove_card(st, s, c);
         }
+        st->shown[s][st->last_suit] = (uint8_t)((bat_mkind(m) == BAT_M_DEFEND
+                                                     ? BAT_SHOWN_PLAYED
+                                                     : BAT_SHOWN_SURRENDER)
+                                                << 4);
         resolve_battle(st, set);
         break;
     default:
@@ -575,6 +590,7 @@ uint64_t bat_hash(const struct bat_state *st)
     for (int s = 0; s < N; s++) {
         h = hash_bytes(h, st->hand[s], BAT_NCARD);
         h = hash_bytes(h, st->known[s], BAT_NCARD);
+        h = hash_bytes(h, st->shown[s], 4);
     }
     h = hash_bytes(h, st->pile, st->npile);
     if (!st->is_view) {

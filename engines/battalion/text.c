@@ -11,6 +11,7 @@
 
 #define POS_MAX 2048
 
+static const char shown_chars[] = "-psv"; /* by enum bat_shown */
 static const char *const phase_names[] = {"draw", "discard", "bid", "attack",
                                           "defend"};
 
@@ -152,6 +153,28 @@ void bat_format_pos(const struct bat_state *st, char *buf, size_t n)
             buf_printf(buf, n, &len, "/");
         put_set(buf, n, &len, st->known[s], 0);
     }
+    {
+        /* the battles' public record, only once there is one */
+        int any = 0;
+        for (int s = 0; s < N; s++)
+            for (int x = 0; x < 4; x++)
+                any |= st->shown[s][x];
+        if (any) {
+            buf_printf(buf, n, &len, " shown=");
+            for (int s = 0; s < N; s++) {
+                if (s)
+                    buf_printf(buf, n, &len, "/");
+                for (int x = 0; x < 4; x++) {
+                    uint8_t e = st->shown[s][x];
+                    if (e)
+                        buf_printf(buf, n, &len, "%c%d", shown_chars[bat_shown_kind(e)],
+                                   bat_shown_drawn(e));
+                    else
+                        buf_printf(buf, n, &len, "-");
+                }
+            }
+        }
+    }
     buf_printf(buf, n, &len, " battle=");
     if (st->phase == BAT_DEFEND) {
         buf_printf(buf, n, &len, "%d>%d:", st->attacker + 1, st->target + 1);
@@ -179,10 +202,40 @@ void bat_format_pos(const struct bat_state *st, char *buf, size_t n)
 }
 
 enum { K_PHASE, K_ACT, K_TURN, K_ATTACKS, K_LAST, K_CHIPS, K_BIDS, K_HANDS,
-       K_KNOWN, K_BATTLE, K_PILE, K_DECK, K_RNG, K_NKEYS };
+       K_KNOWN, K_SHOWN, K_BATTLE, K_PILE, K_DECK, K_RNG, K_NKEYS };
 static const char *const key_names[K_NKEYS] = {
     "phase", "act", "turn", "attacks", "last", "chips", "bids", "hands",
-    "known", "battle", "pile", "deck", "rng"};
+    "known", "shown", "battle", "pile", "deck", "rng"};
+
+/* One seat's `shown` entries: per suit c d h s, '-' or a kind letter and
+ * the cards drawn since ("p0-s3-"). */
+static int get_shown(const char *s, uint8_t *e, char *err, size_t n)
+{
+    for (int x = 0; x < 4; x++) {
+        const char *k;
+        int d = 0, digits = 0;
+        if (*s == '-') {
+            e[x] = 0;
+            s++;
+            continue;
+        }
+        k = *s ? strchr(shown_chars + 1, *s) : NULL;
+        if (!k)
+            return set_err(err, n, GAME_ESYNTAX,
+                           "shown: per seat four entries, '-' or p|s|v and a count");
+        for (s++; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
+            d = d * 10 + (*s - '0');
+        if (!digits)
+            return set_err(err, n, GAME_ESYNTAX, "shown: a count after the letter");
+        if (d >= BAT_HAND)
+            return set_err(err, n, GAME_EVALUE, "shown: counts 0..%d", BAT_HAND - 1);
+        e[x] = (uint8_t)((k - shown_chars) << 4 | d);
+    }
+    if (*s)
+        return set_err(err, n, GAME_ESYNTAX,
+                       "shown: per seat four entries, '-' or p|s|v and a count");
+    return 0;
+}
 
 /* Is the position possible?  (After the fields are in.) */
 static int validate(const struct bat_state *st, const int *unk, char *err,
@@ -210,6 +263,10 @@ static int validate(const struct bat_state *st, const int *unk, char *err,
         if (pre_battle && st->chips[s] != BAT_CHIPS)
             return set_err(err, n, GAME_EPOSITION,
                            "chips change only in battles");
+        for (int x = 0; x < 4; x++)
+            if (pre_battle && st->shown[s][x])
+                return set_err(err, n, GAME_EPOSITION,
+                               "shown: nothing is shown before the battles");
     }
     if (chips != BAT_CHIPS * N)
         return set_err(err, n, GAME_EPOSITION, "chips must add up to %d",
@@ -365,7 +422,7 @@ int bat_parse_pos(struct bat_state *out, const char *s, char *err, size_t n)
         val[k] = eq + 1;
     }
     for (int k = 0; k < K_NKEYS; k++)
-        if (!val[k] && (k != K_RNG || !st.is_view))
+        if (!val[k] && k != K_SHOWN && (k != K_RNG || !st.is_view))
             return set_err(err, n, GAME_ESYNTAX, "field '%s' missing", key_names[k]);
     if (st.is_view && val[K_RNG])
         return set_err(err, n, GAME_ESYNTAX, "a view has no rng field");
@@ -429,6 +486,13 @@ int bat_parse_pos(struct bat_state *out, const char *s, char *err, size_t n)
     for (int i = 0; i < N; i++)
         if ((rc = get_set(part[i], st.known[i], NULL, err, n, "known")))
             return rc;
+    if (val[K_SHOWN]) {
+        if (split_at(val[K_SHOWN], '/', part, BAT_MAX_SEATS) != N)
+            return set_err(err, n, GAME_ESYNTAX, "shown: one per seat, '/' between");
+        for (int i = 0; i < N; i++)
+            if ((rc = get_shown(part[i], st.shown[i], err, n)))
+                return rc;
+    }
     if (strcmp(val[K_BATTLE], "-") != 0) {
         char *colon = strchr(val[K_BATTLE], ':'), *gt = strchr(val[K_BATTLE], '>');
         int64_t a, t;

@@ -13,6 +13,7 @@
 #include "core/game.h"
 #include "core/util.h"
 #include "engines/battalion/battalion.h"
+#include "engines/battalion/policy.h"
 
 static const struct game *G = &battalion_game;
 static char err[GAME_ERR_LEN];
@@ -723,6 +724,136 @@ static void test_views_leak_nothing(void **unused)
     assert_true(checked > 10000);
 }
 
+/* The `shown` field: read and printed back, refused when malformed, out of
+ * range or before the battles; absent means nothing shown. */
+static void test_shown_field(void **unused)
+{
+    static const char *head =
+        "view:2 phase=attack act=2 turn=12 attacks=3 last=h chips=7,1,19,13 bids=7,p,8,p "
+        "hands=+10/3c2d4d4d5h2s2s3s7sKs/+10/+10 known=-/3s/-/- ";
+    static const char *tail =
+        " battle=- pile=6dQdKd4h5d6h9hQhAdAd3d5d6dTdJdAcAc3c5cTc2c4c6cQcAh2h3h6h7h9hThKh3h8h "
+        "deck=30";
+    static const char *bad[] = {"shown=-s8p8-/p6-p2-/-p7--", "shown=-s8p8-/p6-p2-/-p7--/p5--x",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5--p10", "shown=-s8p8-/p6-p2-/-p7--/p5----",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5", "shown=-s8p8-/p6-p2-/-p7--/pp--",
+                                "shown=-s8p8-/p6-p2-/-p7--/p5---/----"};
+    char buf[4096], out[4096];
+    struct bat_state st;
+    (void)unused;
+    snprintf(buf, sizeof buf, "%sshown=-s8p8-/p6-p2-/-p7--/v5--v0%s", head, tail);
+    assert_int_equal(bat_parse_pos(&st, buf, err, sizeof err), 0);
+    assert_int_equal(st.shown[0][1], BAT_SHOWN_SURRENDER << 4 | 8);
+    assert_int_equal(st.shown[3][3], BAT_SHOWN_SKIPPED << 4);
+    bat_format_pos(&st, out, sizeof out);
+    assert_string_equal(out, buf);
+    roundtrip(&st);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(buf, sizeof buf, "%s%s%s", head, bad[i], tail);
+        assert_true(bat_parse_pos(&st, buf, err, sizeof err) != 0);
+    }
+    /* absent: all '-', and not printed */
+    snprintf(buf, sizeof buf, "%s%s", head, tail + 1);
+    assert_int_equal(bat_parse_pos(&st, buf, err, sizeof err), 0);
+    bat_format_pos(&st, out, sizeof out);
+    assert_null(strstr(out, "shown="));
+    /* nothing is shown before the battles */
+    bat_deal(&st, 4, 1, 1);
+    st.shown[1][2] = BAT_SHOWN_PLAYED << 4;
+    bat_format_pos(&st, out, sizeof out);
+    assert_true(bat_parse_pos(&st, out, err, sizeof err) != 0);
+}
+
+/* The battles' public record (`shown`) is made from what the table saw
+ * only.  Two deals that differ in two hidden cards (x in seat p's hand, y in
+ * seat q's, of different suits: B swaps them) are played with the same
+ * actions, none of which gives up the swapped copies; every other seat must
+ * see the same view string at every step. */
+static int copies_used(gmove m, int c)
+{
+    uint8_t set[BAT_NCARD];
+    switch (bat_mkind(m)) {
+    case BAT_M_DISCARD: return bat_mvalue(m) == c;
+    case BAT_M_ATTACK:
+    case BAT_M_DEFEND: bat_move_set(m, set); return set[c];
+    }
+    return 0;
+}
+
+/* The heuristic's action for A, kept from giving up seat p's last x (or
+ * seat q's last y): the card is taken out of its set, else a random action. */
+static gmove keep_card(const struct bat_state *st, int p, int x, int q, int y,
+                       struct rng *r)
+{
+    static gmove all[BAT_MAX_MOVES];
+    int s = st->act, c = s == p ? x : s == q ? y : -1, n, ok = 0;
+    gmove m = bat_heuristic_move(st, r);
+    if (c < 0 || copies_used(m, c) < st->hand[s][c])
+        return m;
+    if (bat_mkind(m) == BAT_M_ATTACK || bat_mkind(m) == BAT_M_DEFEND) {
+        uint8_t set[BAT_NCARD];
+        bat_move_set(m, set);
+        set[c] = (uint8_t)(st->hand[s][c] - 1);
+        if (bat_set_count(set)) {
+            gmove m2 = bat_move_cards(bat_mkind(m), bat_mtarget(m), bat_msuit(m), set);
+            if (bat_check(st, m2, err, sizeof err) == 0)
+                return m2;
+        }
+    }
+    n = bat_gen(st, all, BAT_MAX_MOVES);
+    for (int i = 0; i < n; i++)
+        if (copies_used(all[i], c) < st->hand[s][c])
+            all[ok++] = all[i];
+    assert_true(ok > 0);
+    return all[rng_below(r, (uint64_t)ok)];
+}
+
+static void test_shown_is_public(void **unused)
+{
+    struct rng r;
+    int compared = 0, informative = 0;
+    (void)unused;
+    rng_seed(&r, 606);
+    for (int g = 0; g < 24; g++) {
+        struct bat_state a, b;
+        int N = 3 + g % 4, p = 1, q = 2, x = -1, y = -1;
+        bat_deal(&a, N, 9000 + (uint64_t)g, 1);
+        for (int c = 0; c < BAT_NCARD && x < 0; c++)
+            if (a.hand[p][c] == 1 && !a.hand[q][c])
+                x = c;
+        for (int c = 0; c < BAT_NCARD && y < 0; c++)
+            if (a.hand[q][c] == 1 && !a.hand[p][c] && bat_suit(c) != bat_suit(x))
+                y = c;
+        assert_true(x >= 0 && y >= 0);
+        b = a;
+        b.hand[p][x]--, b.hand[p][y]++;
+        b.hand[q][y]--, b.hand[q][x]++;
+        for (int ply = 0; ply < 600 && !bat_over(&a); ply++) {
+            gmove m = keep_card(&a, p, x, q, y, &r);
+            for (int k = 0; k < N; k++) {
+                struct bat_state va, vb;
+                char sa[4096], sb[4096];
+                if (k == p || k == q)
+                    continue;
+                bat_make_view(&a, k, &va);
+                bat_make_view(&b, k, &vb);
+                bat_format_pos(&va, sa, sizeof sa);
+                bat_format_pos(&vb, sb, sizeof sb);
+                assert_string_equal(sa, sb);
+                compared++;
+                informative += strstr(sa, "shown=") != NULL;
+            }
+            assert_int_equal(bat_check(&a, m, err, sizeof err), 0);
+            if (a.act != b.act || bat_check(&b, m, err, sizeof err))
+                break; /* a skip told the deals apart: public, and rare */
+            bat_play(&a, m);
+            bat_play(&b, m);
+        }
+    }
+    assert_true(compared > 2000);
+    assert_true(informative > compared / 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -740,6 +871,8 @@ int main(void)
         cmocka_unit_test(test_position_strings),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_views_leak_nothing),
+        cmocka_unit_test(test_shown_field),
+        cmocka_unit_test(test_shown_is_public),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,8 +37,10 @@ static void check_full(const struct bat_state *st)
 static void test_determinize_consistent(void **unused)
 {
     struct rng r;
+    struct bat_search_params p;
     int n = 0;
     (void)unused;
+    bat_search_defaults(&p); /* the opponent model on */
     rng_seed(&r, 31);
     for (int g = 0; g < 30; g++) {
         struct bat_state st;
@@ -47,7 +49,7 @@ static void test_determinize_consistent(void **unused)
             struct bat_state v, d, back;
             bat_make_view(&st, st.act, &v);
             for (int k = 0; k < 3; k++) {
-                bat_determinize(&v, &r, &d);
+                bat_determinize(&v, k ? &p : NULL, &r, &d);
                 assert_int_equal(d.is_view, 0);
                 check_full(&d);
                 bat_make_view(&d, st.act, &back);
@@ -63,6 +65,93 @@ static void test_determinize_consistent(void **unused)
         }
     }
     assert_true(n > 1000);
+}
+
+/* Cards of suit x in a set. */
+static int suit_count(const uint8_t *set, int x)
+{
+    int n = 0;
+    for (int c = x * 13; c < x * 13 + 13; c++)
+        n += set[c];
+    return n;
+}
+
+/* The opponent model is true of the heuristic player: in games it plays
+ * against itself, every hand fits the limits the public record (`shown`)
+ * and the bids put on it. */
+static void test_record_fits_heuristic(void **unused)
+{
+    struct rng r;
+    int limits = 0, bids = 0;
+    (void)unused;
+    rng_seed(&r, 41);
+    for (int g = 0; g < 40; g++) {
+        struct bat_state st;
+        int N = 3 + g % 4, played[BAT_MAX_SEATS] = {0};
+        bat_deal(&st, N, 78, (uint64_t)g);
+        while (!bat_over(&st)) {
+            gmove m;
+            for (int s = 0; s < N; s++) {
+                for (int x = 0; x < 4; x++) {
+                    uint8_t e = st.shown[s][x];
+                    if (!e)
+                        continue;
+                    assert_true(suit_count(st.hand[s], x) <=
+                                bat_shown_drawn(e) +
+                                    (bat_shown_kind(e) == BAT_SHOWN_SURRENDER));
+                    limits++;
+                }
+                if (st.phase >= BAT_ATTACK && !played[s] && st.bid[s] >= 0) {
+                    int best = bat_best_suit_points(st.hand[s]), hi = 0;
+                    for (int i = 0; i < s; i++)
+                        if (st.bid[i] > hi)
+                            hi = st.bid[i];
+                    if (st.bid[s] > 0)
+                        assert_int_equal(best, st.bid[s] + 1);
+                    else
+                        assert_true(best <= (hi + 1 > 5 ? hi + 1 : 5));
+                    bids++;
+                }
+            }
+            m = bat_heuristic_move(&st, &r);
+            if (bat_mkind(m) == BAT_M_ATTACK || bat_mkind(m) == BAT_M_DEFEND)
+                played[st.act] = 1;
+            bat_play(&st, m);
+        }
+    }
+    assert_true(limits > 2000 && bids > 200);
+}
+
+/* Determinizations follow the model: a seat that attacked with all its
+ * hearts and has drawn two cards since gets at most two hearts; one that
+ * surrendered to spades and has drawn three at most four spades; without
+ * the model, more happen. */
+static void test_determinize_model(void **unused)
+{
+    static const char *pos =
+        "view:1 phase=attack act=1 turn=12 attacks=5 last=d chips=12,8,9,11 "
+        "bids=p,p,p,p hands=4c7cTc2dAh2h8h9hJhJh/+10/+10/+10 known=-/-/-/- "
+        "shown=----/--p2-/---s3/---- battle=- pile=3c4c5c6c7c deck=59";
+    struct bat_state v, d;
+    struct bat_search_params p, off;
+    struct rng r;
+    int over_h = 0, over_s = 0;
+    (void)unused;
+    assert_int_equal(bat_parse_pos(&v, pos, err, sizeof err), 0);
+    bat_search_defaults(&p);
+    bat_search_defaults(&off);
+    off.infer = 0;
+    rng_seed(&r, 5);
+    for (int i = 0; i < 400; i++) {
+        bat_determinize(&v, &p, &r, &d);
+        check_full(&d);
+        assert_true(suit_count(d.hand[1], 2) <= 2);
+        assert_true(suit_count(d.hand[2], 3) <= 4);
+        bat_determinize(&v, &off, &r, &d);
+        over_h += suit_count(d.hand[1], 2) > 2;
+        over_s += suit_count(d.hand[2], 3) > 4;
+    }
+    assert_true(over_h > 20 && over_s > 5);
 }
 
 static void test_players_legal(void **unused)
@@ -185,6 +274,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinize_consistent),
+        cmocka_unit_test(test_record_fits_heuristic),
+        cmocka_unit_test(test_determinize_model),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
     };

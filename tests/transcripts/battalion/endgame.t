@@ -32,11 +32,11 @@ ok
 error game_over the game is over (bankrupt)
 > undo
 ok
-# a surrender: the defender pays the attack's 3 points
+# a surrender: the defender pays the attack's 3 points (the record shows it: s0 in hearts)
 > play surrender
 ok
 > fen
-fen full phase=attack act=2 turn=9 attacks=42 last=h chips=8,1,21 bids=p,7,p hands=6c8cTc2d3dTdQd3s4sKs/Ac5c7cJcQc2d7dJdQd7h/3c9cAhAh2h3h9h9h3s4s known=-/-/- battle=- pile=2h8hQh deck=6hAs2s2c4cQc8hAdKhTs6d2s9sJcTd5d8d9d3c4hJs9d5hJsJhJh4h2c3dKs6h5sJdKd4dAdKhAs6s7hKc6s6d6cThTcKdQs5d5c9sQh8s8sQs4d7d5h3h4c9c7s8d8cKcTh7s5sTsAc7c rng=75276af2ec830286:4678f900cc707e2f:165d6c61a37ea4ee:64d6ac3e071165b4
+fen full phase=attack act=2 turn=9 attacks=42 last=h chips=8,1,21 bids=p,7,p hands=6c8cTc2d3dTdQd3s4sKs/Ac5c7cJcQc2d7dJdQd7h/3c9cAhAh2h3h9h9h3s4s known=-/-/- shown=----/----/--s0- battle=- pile=2h8hQh deck=6hAs2s2c4cQc8hAdKhTs6d2s9sJcTd5d8d9d3c4hJs9d5hJsJhJh4h2c3dKs6h5sJdKd4dAdKhAs6s7hKc6s6d6cThTcKdQs5d5c9sQh8s8sQs4d7d5h3h4c9c7s8d8cKcTh7s5sTsAc7c rng=75276af2ec830286:4678f900cc707e2f:165d6c61a37ea4ee:64d6ac3e071165b4
 ok
 > result
 result none

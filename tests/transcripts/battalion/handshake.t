@@ -9,6 +9,7 @@ option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var heuristic var random
 option name Iterations type spin default 0 min 0 max 100000000
 option name PlayoutAttacks type spin default 4 min 1 max 200
+option name Inference type spin default 100 min 0 max 100
 option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > isready
@@ -17,6 +18,10 @@ readyok
 error bad_value *
 > setoption name PlayoutAttacks value 0
 error bad_value *
+> setoption name Inference value 101
+error bad_value *
+> setoption name Inference value 0
+ok
 > newgame players=7
 error bad_value players: 3..6
 > newgame players=4 seat=9
