@@ -102,6 +102,17 @@ static int check_position(const struct game *g, const void *cfg, const void *st,
     if (g->count_moves && g->count_moves(st) != k)
         return set_err(err, n, -1, "%s: count_moves %d, gen_moves %d in '%s'", g->name,
                        g->count_moves(st), k, buf);
+    if (g->perft2) {
+        uint64_t sum = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(back.b, st, g->state_size);
+            g->play(back.b, mv[i]);
+            sum += (uint64_t)game_count_moves(g, back.b);
+        }
+        if (g->perft2(st) != sum)
+            return set_err(err, n, -1, "%s: perft2 %llu, played out %llu in '%s'", g->name,
+                           (unsigned long long)g->perft2(st), (unsigned long long)sum, buf);
+    }
     if (g->parse_pos(back.b, cfg, buf, e, sizeof e) != GAME_OK)
         return set_err(err, n, -1, "%s: '%s' does not parse back: %s", g->name, buf, e);
     if (g->hash(back.b) != g->hash(st))

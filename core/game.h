@@ -126,6 +126,9 @@ struct game {
     /* --- optional members (NULL = default behaviour) ------------------ */
     /* Number of legal moves (default: gen_moves). For perft bulk counting. */
     int (*count_moves)(const void *st);
+    /* Leaves two plies below st: count_moves summed over the children
+     * (default: play each move and count).  For perft. */
+    uint64_t (*perft2)(const void *st);
     /* Hidden information: the view of `seat` (a state that format_pos
      * writes as that seat's view string).  NULL: perfect information. */
     int (*view)(const void *full, int seat, void *out);

@@ -19,6 +19,8 @@ static uint64_t perft_rec(const struct game *g, const void *st, int depth,
         return 0;
     if (depth == 1)
         return (uint64_t)game_count_moves(g, st);
+    if (depth == 2 && g->perft2)
+        return g->perft2(st);
     moves = game_move_buf(g);
     n = game_gen_moves(g, st, moves);
     child = scratch;

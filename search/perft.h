@@ -1,6 +1,7 @@
 /* perft.h - move-generation check for any game: counts the leaves of the
  * legal-move tree.  Finished positions (no legal moves by gen_moves) have
- * nothing below them.  Bulk-counts the last ply with count_moves. */
+ * nothing below them.  Bulk-counts the last ply with count_moves, or the
+ * last two with the game's perft2 where it has one. */
 #ifndef MEDAN_PERFT_H
 #define MEDAN_PERFT_H
 

@@ -24,7 +24,7 @@ search_bench() {
     echo "$eng bench: $nodes nodes, median $nps nps"
 }
 perft_bench medan-loa 5 55963132
-perft_bench medan-fetlar 4 50456804
+perft_bench medan-fetlar 5 6116568016
 perft_bench medan-palagan 2 242361
 # Palagan playouts per CPU-second from the N = 5 start (the fingerprint
 # changes when a policy decision changes for the same random numbers)

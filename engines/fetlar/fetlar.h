@@ -26,9 +26,21 @@ enum { FETLAR_BLACK = 0, FETLAR_WHITE = 1 }; /* attackers, defenders */
 enum { FETLAR_PLAYING = 0, FETLAR_CAPTURED = 1, FETLAR_ESCAPED = 2 };
 #define FETLAR_DRAW_PLIES 100
 
+/* The lines of one side's pieces, 16 bits a line, four lines to a 64-bit
+ * word (the move counter adds whole words, fetlar_count): lanes 0..10 are
+ * the ranks (bit c = file c), 12..22 the files (bit r = rank r), 24..34 the
+ * ranks mirrored (bit 10-c), 36..46 the files mirrored (bit 10-r); lanes
+ * 11, 23, 35 and 47 stay 0. */
+#define FETLAR_LANES 48
+#define FETLAR_LANE_FILE 12
+#define FETLAR_LANE_MRANK 24
+#define FETLAR_LANE_MFILE 36
+
 struct fetlar_state {
     uint64_t hash;                  /* board + side (not the counter) */
-    uint16_t rows[2][FETLAR_N];     /* [side][rank]: bit c = piece on file c */
+    /* [side][lane]: rows[side][r] for r < 11 is rank r (bit c = a piece of
+     * that side on file c); the other lanes as above. */
+    uint16_t rows[2][FETLAR_LANES];
     uint16_t cols[FETLAR_N];        /* [file]: bit r = any piece on rank r */
     uint8_t board[FETLAR_SQ];
     uint8_t king;                   /* square, FETLAR_NOSQ once captured */
@@ -48,6 +60,21 @@ extern const char fetlar_start_pos[];
 extern uint16_t fetlar_slide[FETLAR_N][1 << FETLAR_N]; /* reachable on a line */
 extern const uint16_t fetlar_ban[FETLAR_N];            /* throne/corner stops */
 extern int8_t fetlar_nb[FETLAR_SQ][4];                 /* neighbours, -1 off */
+
+/* Bits set in x: one instruction where the target has it (NATIVE=1, or a
+ * processor whose base set counts bits), else a few shifts and adds, not
+ * libgcc's table-driven call. */
+static inline int fetlar_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (int)((x * 0x0101010101010101u) >> 56);
+#endif
+}
 
 static inline int fetlar_is_corner(int sq)
 {
@@ -90,6 +117,8 @@ int fetlar_captures(const struct fetlar_state *s, gmove m);
  * corners, so: bit i of the result = corner i reachable; corners in the
  * order a1 k1 a11 k11). */
 int fetlar_king_corner_routes(const struct fetlar_state *s);
+/* Leaves two plies below s: fetlar_count summed over the children. */
+uint64_t fetlar_perft2(const struct fetlar_state *s);
 /* Pass the turn (null move for the search). */
 void fetlar_pass(struct fetlar_state *s);
 

@@ -25,6 +25,9 @@ const uint16_t fetlar_ban[FETLAR_N] = {
     0x401, 0, 0, 0, 0, 0x020, 0, 0, 0, 0, 0x401,
 };
 int8_t fetlar_nb[FETLAR_SQ][4];
+/* Per lane (fetlar.h), the squares a soldier may stop on: not the ban
+ * squares, nothing in the four unused lanes. */
+static uint16_t lane_stop[FETLAR_LANES];
 static uint64_t zob[4][FETLAR_SQ];
 static uint64_t zob_side;
 
@@ -46,6 +49,11 @@ __attribute__((constructor)) static void fetlar_init_tables(void)
         fetlar_nb[sq][2] = (int8_t)(c + 1 < FETLAR_N ? sq + 1 : -1);
         fetlar_nb[sq][3] = (int8_t)(c > 0 ? sq - 1 : -1);
     }
+    for (int l = 0; l < FETLAR_N; l++) {
+        uint16_t stop = (uint16_t)(0x7ff & ~fetlar_ban[l]);
+        lane_stop[l] = lane_stop[FETLAR_LANE_FILE + l] = stop;
+        lane_stop[FETLAR_LANE_MRANK + l] = lane_stop[FETLAR_LANE_MFILE + l] = stop;
+    }
     uint64_t x = 0xfe71a7u;
     for (int p = 0; p < 4; p++)
         for (int sq = 0; sq < FETLAR_SQ; sq++)
@@ -54,21 +62,31 @@ __attribute__((constructor)) static void fetlar_init_tables(void)
 }
 
 
-static void put(struct fetlar_state *s, int sq, int p)
+/* Flip the piece of `side` on (r, c) in the four lanes and the file mask. */
+static inline void flip(struct fetlar_state *s, int side, int r, int c)
 {
-    int r = sq / FETLAR_N, c = sq % FETLAR_N;
+    uint16_t *l = s->rows[side];
+    l[r] ^= (uint16_t)(1u << c);
+    l[FETLAR_LANE_FILE + c] ^= (uint16_t)(1u << r);
+    l[FETLAR_LANE_MRANK + r] ^= (uint16_t)(1u << (FETLAR_N - 1 - c));
+    l[FETLAR_LANE_MFILE + c] ^= (uint16_t)(1u << (FETLAR_N - 1 - r));
+    s->cols[c] ^= (uint16_t)(1u << r);
+}
+
+static inline void put(struct fetlar_state *s, int sq, int p)
+{
+    assert(s->board[sq] == FETLAR_EMPTY);
     s->board[sq] = (uint8_t)p;
-    s->rows[fetlar_side_of(p)][r] |= (uint16_t)(1u << c);
-    s->cols[c] |= (uint16_t)(1u << r);
+    flip(s, fetlar_side_of(p), sq / FETLAR_N, sq % FETLAR_N);
     s->hash ^= zob[p][sq];
 }
 
-static void lift(struct fetlar_state *s, int sq)
+static inline void lift(struct fetlar_state *s, int sq)
 {
-    int r = sq / FETLAR_N, c = sq % FETLAR_N, p = s->board[sq];
+    int p = s->board[sq];
+    assert(p != FETLAR_EMPTY);
     s->board[sq] = FETLAR_EMPTY;
-    s->rows[fetlar_side_of(p)][r] &= (uint16_t)~(1u << c);
-    s->cols[c] &= (uint16_t)~(1u << r);
+    flip(s, fetlar_side_of(p), sq / FETLAR_N, sq % FETLAR_N);
     s->hash ^= zob[p][sq];
 }
 
@@ -106,16 +124,18 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
             int from = r * FETLAR_N + c, king = from == s->king;
             unsigned rm = row_targets(s, r, c, king);
             unsigned cm = col_targets(s, r, c, king);
-            if (n + __builtin_popcount(rm) + __builtin_popcount(cm) > max)
-                return -1;
             while (rm) {
                 int t = __builtin_ctz(rm);
                 rm &= rm - 1;
+                if (n == max)
+                    return -1;
                 out[n++] = FETLAR_MOVE(from, r * FETLAR_N + t);
             }
             while (cm) {
                 int t = __builtin_ctz(cm);
                 cm &= cm - 1;
+                if (n == max)
+                    return -1;
                 out[n++] = FETLAR_MOVE(from, t * FETLAR_N + c);
             }
         }
@@ -123,34 +143,74 @@ int fetlar_gen(const struct fetlar_state *s, gmove *out, int max)
     return n;
 }
 
-/* Legal moves of the side to move; with `first`, stop at the first piece
- * that can move (the answer is then only zero or not). */
-static inline int count_moves_of(const struct fetlar_state *s, int first)
+int fetlar_has_move(const struct fetlar_state *s)
 {
     if (!game_running(s))
         return 0;
-    int n = 0;
     for (int r = 0; r < FETLAR_N; r++) {
         unsigned pcs = s->rows[s->side][r];
         while (pcs) {
             int c = __builtin_ctz(pcs);
             pcs &= pcs - 1;
             int king = r * FETLAR_N + c == s->king;
-            n += __builtin_popcount(row_targets(s, r, c, king)) +
-                 __builtin_popcount(col_targets(s, r, c, king));
-            if (first && n)
-                return n;
+            if (row_targets(s, r, c, king) | col_targets(s, r, c, king))
+                return 1;
         }
+    }
+    return 0;
+}
+
+#define LANE_BITS 0x07ff07ff07ff07ffu /* the 11 squares of each lane */
+
+/* The moves of `side` without generating them.  In one lane, the squares a
+ * piece of `side` reaches towards the higher bits are the empty squares
+ * whose nearest occupied square below is his: adding his pieces shifted up
+ * one to the empty squares carries through exactly those runs and clears
+ * them (the carry stops at the next piece, or in bit 11, never in the next
+ * lane).  The mirrored lanes give the other two directions.  Stops on the
+ * ban squares are left out, and put back for the king. */
+static inline int count_lanes(const struct fetlar_state *s, int side)
+{
+    const uint16_t *own = s->rows[side], *opp = s->rows[side ^ 1];
+    int n = 0;
+#ifndef __POPCNT__
+    uint64_t acc = 0; /* per byte: at most 12 words x 8 bits */
+#endif
+    for (int i = 0; i < FETLAR_LANES; i += 4) {
+        uint64_t a, b, stop;
+        memcpy(&a, own + i, sizeof a);
+        memcpy(&b, opp + i, sizeof b);
+        memcpy(&stop, lane_stop + i, sizeof stop);
+        uint64_t e = ~(a | b) & LANE_BITS;
+        uint64_t reach = e & stop & ~(e + (a << 1));
+#ifdef __POPCNT__
+        n += __builtin_popcountll(reach);
+#else
+        reach = reach - ((reach >> 1) & 0x5555555555555555u);
+        reach = (reach & 0x3333333333333333u) +
+                ((reach >> 2) & 0x3333333333333333u);
+        acc += (reach + (reach >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+#endif
+    }
+#ifndef __POPCNT__
+    acc = (acc & 0x00ff00ff00ff00ffu) + ((acc >> 8) & 0x00ff00ff00ff00ffu);
+    n = (int)((acc * 0x0001000100010001u) >> 48);
+#endif
+    int k = s->king;
+    if (side == FETLAR_WHITE && k != FETLAR_NOSQ) {
+        int r = k / FETLAR_N, c = k % FETLAR_N;
+        unsigned ban = (fetlar_slide[c][fetlar_rowocc(s, r)] & fetlar_ban[r]) |
+                       (unsigned)(fetlar_slide[r][s->cols[c]] & fetlar_ban[c])
+                           << 16;
+        n += fetlar_popcount64(ban);
     }
     return n;
 }
 
-int fetlar_has_move(const struct fetlar_state *s)
+int fetlar_count(const struct fetlar_state *s)
 {
-    return count_moves_of(s, 1) > 0;
+    return game_running(s) ? count_lanes(s, s->side) : 0;
 }
-
-int fetlar_count(const struct fetlar_state *s) { return count_moves_of(s, 0); }
 
 /* ---- captures ------------------------------------------------------------- */
 
@@ -246,6 +306,209 @@ int fetlar_play(struct fetlar_state *s, gmove m)
     s->side ^= 1;
     s->hash ^= zob_side;
     return caught;
+}
+
+/* ---- two plies counted at once (perft) ------------------------------------ */
+
+/* count_lanes' squares for one word of lanes (own a, other b, stops). */
+static inline uint64_t lane_reach(uint64_t a, uint64_t b, uint64_t stop)
+{
+    uint64_t e = ~(a | b) & LANE_BITS;
+    return e & stop & ~(e + (a << 1));
+}
+
+/* The king's stops on the ban squares of his rank and file (count_lanes
+ * leaves them out of the lanes). */
+static inline int king_ban_moves(int kr, int kc, unsigned rowocc,
+                                 unsigned colocc)
+{
+    return fetlar_popcount64((fetlar_slide[kc][rowocc] & fetlar_ban[kr]) |
+                             (uint64_t)(fetlar_slide[kr][colocc] &
+                                        fetlar_ban[kc])
+                                 << 16);
+}
+
+/* Lines for perft2: rank r is line r, file c line FETLAR_N + c. */
+#define NLINES (2 * FETLAR_N)
+
+/* A line's lane and its mirror in one 32-bit word. */
+static inline uint32_t line_pair(const uint16_t *l, int line)
+{
+    int fwd = line < FETLAR_N ? line : line + 1; /* files: lane 12 + c */
+    return (uint32_t)l[fwd] | (uint32_t)l[fwd + FETLAR_LANE_MRANK] << 16;
+}
+
+/* What perft2 knows of the parent: per line, the lanes of the side that
+ * replies (a), of the side that moves (b), the stops and the replies
+ * along it (cnt); the squares where an arrival may capture (hot, per rank:
+ * bit c, a superset: fetlar_captures decides). */
+struct p2 {
+    uint32_t a[NLINES], b[NLINES], stop[NLINES];
+    int cnt[NLINES];
+    uint16_t hot[FETLAR_N];
+};
+
+/* Two positions x, y on a line, as the bits of the line word. */
+static inline uint32_t line_bit(int x)
+{
+    return (1u << x) | (1u << (FETLAR_N - 1 - x)) << 16;
+}
+
+static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
+{
+    const uint16_t *a = s->rows[opp], *b = s->rows[opp ^ 1];
+    for (int l = 0; l < NLINES; l++) {
+        p->a[l] = line_pair(a, l);
+        p->b[l] = line_pair(b, l);
+        p->stop[l] = line_pair(lane_stop, l);
+    }
+    for (int l = 0; l < NLINES; l += 2) {
+        uint64_t r = lane_reach((uint64_t)p->a[l] | (uint64_t)p->a[l + 1] << 32,
+                                (uint64_t)p->b[l] | (uint64_t)p->b[l + 1] << 32,
+                                (uint64_t)p->stop[l] |
+                                    (uint64_t)p->stop[l + 1] << 32);
+        p->cnt[l] = fetlar_popcount64(r & 0xffffffffu);
+        p->cnt[l + 1] = fetlar_popcount64(r >> 32);
+    }
+    /* An arrival on t captures only next to a piece of opp: his soldier
+     * with a square hostile to him beyond (ranks and files alike), or his
+     * king. */
+    unsigned hostile[2 * FETLAR_N];
+    unsigned sold[2 * FETLAR_N];
+    for (int l = 0; l < NLINES; l++) {
+        sold[l] = p->a[l] & 0x7ff;
+        hostile[l] = (p->b[l] & 0x7ff) | (l == 0 || l == 10 || l == 11 || l == 21 ? 0x401 : 0);
+    }
+    if (s->board[FETLAR_THRONE] == FETLAR_EMPTY)
+        hostile[5] |= 1u << 5, hostile[FETLAR_N + 5] |= 1u << 5;
+    int k = s->king;
+    if (opp == FETLAR_WHITE && k != FETLAR_NOSQ) {
+        sold[k / FETLAR_N] &= ~(1u << (k % FETLAR_N));
+        sold[FETLAR_N + k % FETLAR_N] &= ~(1u << (k / FETLAR_N));
+    }
+    for (int r = 0; r < FETLAR_N; r++)
+        p->hot[r] = (uint16_t)(((sold[r] >> 1) & (hostile[r] >> 2)) |
+                               ((sold[r] << 1) & (hostile[r] << 2) & 0x7ff));
+    for (int c = 0; c < FETLAR_N; c++) {
+        unsigned h = ((sold[FETLAR_N + c] >> 1) & (hostile[FETLAR_N + c] >> 2)) |
+                     ((sold[FETLAR_N + c] << 1) & (hostile[FETLAR_N + c] << 2) & 0x7ff);
+        for (; h; h &= h - 1)
+            p->hot[__builtin_ctz(h)] |= (uint16_t)(1u << c);
+    }
+    if (opp == FETLAR_WHITE && k != FETLAR_NOSQ)
+        for (int d = 0; d < 4; d++)
+            if (fetlar_nb[k][d] >= 0)
+                p->hot[fetlar_nb[k][d] / FETLAR_N] |=
+                    (uint16_t)(1u << (fetlar_nb[k][d] % FETLAR_N));
+}
+
+/* The king's ban stops after a quiet move from (fr, fc) to (tr, tc). */
+static inline int king_ban_after(const struct fetlar_state *s, int kr, int kc,
+                                 int fr, int fc, int tr, int tc)
+{
+    unsigned row = fetlar_rowocc(s, kr), col = s->cols[kc];
+    row ^= (fr == kr ? 1u << fc : 0) ^ (tr == kr ? 1u << tc : 0);
+    col ^= (fc == kc ? 1u << fr : 0) ^ (tc == kc ? 1u << tr : 0);
+    return king_ban_moves(kr, kc, row, col);
+}
+
+struct p2_ctx {
+    const struct fetlar_state *s;
+    struct p2 p;
+    int base, last_quiet;
+    int kr, kc, kban; /* the replying king, when on a line with ban stops */
+};
+
+/* Leaves below the moves of the piece on (r, c) along one line: its
+ * positions on that line run along the ranks (along_rank) or the files.
+ * The replies of a quiet move are the parent's, changed on the line moved
+ * along (lanes without x1, with x2), on the line crossing it at x1 (the
+ * same for all these moves) and the line crossing it at x2. */
+static inline __attribute__((always_inline)) uint64_t
+p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
+        int king)
+{
+    const struct p2 *p = &x->p;
+    const int ln = along_rank ? r : FETLAR_N + c;
+    const int x1 = along_rank ? c : r, y = along_rank ? r : c;
+    const int cross = along_rank ? FETLAR_N : 0; /* + position on ln */
+    const int from = r * FETLAR_N + c;
+    const uint32_t ybit = line_bit(y);
+    /* the crossing line at x1 loses the piece */
+    uint64_t left = lane_reach(p->a[cross + x1], p->b[cross + x1] ^ ybit,
+                               p->stop[cross + x1]);
+    const int k0 = x->base - p->cnt[ln] - p->cnt[cross + x1] +
+                   fetlar_popcount64(left);
+    const uint64_t alo = p->a[ln], slo = p->stop[ln];
+    const uint64_t blo = p->b[ln] ^ line_bit(x1);
+    /* along the rank: the targets where the move may capture or escape */
+    const unsigned hot = along_rank ? tm & (p->hot[r] | (king ? 0x401u : 0)) : 0;
+    uint64_t total = 0;
+    for (; tm; tm &= tm - 1) {
+        int t = __builtin_ctz(tm);
+        int to = along_rank ? r * FETLAR_N + t : t * FETLAR_N + c;
+        if (along_rank ? (hot >> t) & 1
+                       : ((p->hot[t] >> c) & 1) |
+                             (king & (t == 0 || t == FETLAR_N - 1))) {
+            gmove mv = FETLAR_MOVE(from, to);
+            if (fetlar_captures(x->s, mv) || (king && fetlar_is_corner(to))) {
+                struct fetlar_state ch = *x->s;
+                fetlar_play(&ch, mv);
+                total += (uint64_t)fetlar_count(&ch);
+                continue;
+            }
+        }
+        if (x->last_quiet)
+            continue;
+        int ct = cross + t;
+        uint64_t a = alo | (uint64_t)p->a[ct] << 32;
+        uint64_t b = (blo ^ line_bit(t)) | (uint64_t)(p->b[ct] ^ ybit) << 32;
+        uint64_t st = slo | (uint64_t)p->stop[ct] << 32;
+        int n = k0 - p->cnt[ct] + fetlar_popcount64(lane_reach(a, b, st));
+        int tr = to / FETLAR_N, tc = to % FETLAR_N;
+        if (r == x->kr || tr == x->kr || c == x->kc || tc == x->kc)
+            n += king_ban_after(x->s, x->kr, x->kc, r, c, tr, tc) - x->kban;
+        total += (uint64_t)n;
+    }
+    return total;
+}
+
+/* Leaves two plies below s without playing the quiet moves: the reply
+ * count of a child is the parent's count for the side not to move, changed
+ * only on the three lines the move touches (its own and the two it
+ * crosses).  Captures and game ends are played out. */
+uint64_t fetlar_perft2(const struct fetlar_state *s)
+{
+    if (!game_running(s))
+        return 0;
+    const int side = s->side, opp = side ^ 1;
+    struct p2_ctx x;
+    x.s = s;
+    x.base = count_lanes(s, opp);
+    /* a move that captures nothing ends the game by the 100-ply rule */
+    x.last_quiet = s->quiet + 1 >= FETLAR_DRAW_PLIES;
+    p2_init(&x.p, s, opp);
+    x.kr = x.kc = -1;
+    x.kban = 0;
+    if (opp == FETLAR_WHITE && s->king != FETLAR_NOSQ) {
+        int kr = s->king / FETLAR_N, kc = s->king % FETLAR_N;
+        if (fetlar_ban[kr] | fetlar_ban[kc]) {
+            x.kr = kr, x.kc = kc;
+            x.kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc]);
+        }
+    }
+    uint64_t total = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[side][r];
+        while (pcs) {
+            int c = __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int king = r * FETLAR_N + c == s->king;
+            total += p2_line(&x, r, c, 1, row_targets(s, r, c, king), king);
+            total += p2_line(&x, r, c, 0, col_targets(s, r, c, king), king);
+        }
+    }
+    return total;
 }
 
 void fetlar_pass(struct fetlar_state *s)
@@ -521,6 +784,8 @@ static void play(void *st, gmove m) { fetlar_play(st, m); }
 
 static int count_moves(const void *st) { return fetlar_count(st); }
 
+static uint64_t perft2(const void *st) { return fetlar_perft2(st); }
+
 static int to_move(const void *st)
 {
     return ((const struct fetlar_state *)st)->side + 1;
@@ -607,4 +872,5 @@ const struct game fetlar_game = {
     .hash = hash,
     .result = result,
     .count_moves = count_moves,
+    .perft2 = perft2,
 };

@@ -58,6 +58,10 @@ struct pal_geom {
     uint8_t degree[PAL_MAX_CELLS];
     pal_bb nbr[PAL_MAX_CELLS];
     pal_bb all;
+    /* Bit m of run[c]: the neighbours of c picked by m (bit i: the i-th
+     * lowest-numbered neighbour) are one unbroken run around c, or none or
+     * all of them (then taking c out of a cluster leaves it in one piece). */
+    uint64_t run[PAL_MAX_CELLS];
 };
 
 /* Directions: (+1,0) (-1,0) (0,+1) (0,-1) (+1,+1) (-1,-1); k^1 is opposite. */
@@ -105,6 +109,13 @@ static inline int pal_count(const pal_bb b)
         n += __builtin_popcountll(b[i]);
     return n;
 }
+
+/* Boards of N <= 5 run on rules_w1h.c (built for POPCNT and BMI2) when the
+ * processor has them, else on rules_w1.c: the same results.  want 0 or 1
+ * picks the portable code or the fast one (if the processor has it), -1
+ * only asks; returns whether the fast code is in use.  For tests and
+ * measurements, not to be called while other threads play. */
+bool pal_fast_cpu(int want);
 
 /* Start position of side n. */
 void pal_start(struct pal_state *s, int n);

@@ -14,6 +14,23 @@ const int pal_dy[PAL_NDIR] = {0, 0, 1, -1, 1, -1};
 static struct pal_geom geoms[PAL_MAX_N + 1];
 static pthread_once_t geoms_once = PTHREAD_ONCE_INIT;
 
+/* Can this processor run rules_w1h.c (POPCNT, BMI1, BMI2, and a fast PDEP:
+ * not AMD's Zen 1 and 2, whose PDEP takes hundreds of cycles)?  Found once,
+ * with the geometry tables; `use_hw` is what the dispatch reads. */
+static bool cpu_hw, use_hw;
+
+static bool cpu_has_hw(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+           !__builtin_cpu_is("znver2");
+#else
+    return false;
+#endif
+}
+
 static void geom_build(struct pal_geom *g, int n)
 {
     memset(g, 0, sizeof *g);
@@ -42,12 +59,42 @@ static void geom_build(struct pal_geom *g, int n)
                 g->degree[i]++;
             }
         }
+    /* run[]: the neighbours in turning order are directions 0 4 2 1 5 3,
+     * each next to the one before and after it */
+    static const int turn_pos[PAL_NDIR] = {0, 3, 2, 5, 1, 4}; /* direction -> place */
+    for (int i = 0; i < c; i++) {
+        int place[PAL_NDIR], nn = 0;
+        for (int j = 0; j < c; j++) /* the neighbours by number */
+            for (int k = 0; k < PAL_NDIR; k++)
+                if (g->step[i][k] == j)
+                    place[nn++] = turn_pos[k];
+        for (unsigned m = 0; m < 1u << nn; m++) {
+            unsigned ring = 0;
+            for (int b = 0; b < nn; b++)
+                if (m >> b & 1)
+                    ring |= 1u << place[b];
+            int starts = 0; /* set places whose predecessor is clear */
+            for (int q = 0; q < PAL_NDIR; q++)
+                starts += (ring >> q & 1) && !(ring >> ((q + PAL_NDIR - 1) % PAL_NDIR) & 1);
+            if (starts <= 1)
+                g->run[i] |= (uint64_t)1 << m;
+        }
+    }
 }
 
 static void geoms_init(void)
 {
     for (int n = PAL_MIN_N; n <= PAL_MAX_N; n++)
         geom_build(&geoms[n], n);
+    cpu_hw = use_hw = cpu_has_hw();
+}
+
+bool pal_fast_cpu(int want)
+{
+    pthread_once(&geoms_once, geoms_init);
+    if (want >= 0)
+        use_hw = want && cpu_hw;
+    return use_hw;
 }
 
 const struct pal_geom *pal_geom(int n)
@@ -94,11 +141,12 @@ bool pal_over(const struct pal_state *s)
     long pal_po_check_##w(const struct pal_geom *, struct pal_state *,          \
                           struct rng *, int);
 PAL_DECL(1)
+PAL_DECL(1h)
 PAL_DECL(2)
 PAL_DECL(4)
-#define DISPATCH(f, ...)                                                 \
-    (g->n <= 5 ? f##_1(__VA_ARGS__) : g->n <= 7 ? f##_2(__VA_ARGS__)    \
-               : f##_4(__VA_ARGS__))
+#define DISPATCH(f, ...)                                                          \
+    (g->n <= 5 ? (use_hw ? f##_1h(__VA_ARGS__) : f##_1(__VA_ARGS__))             \
+               : g->n <= 7 ? f##_2(__VA_ARGS__) : f##_4(__VA_ARGS__))
 
 int pal_gen_man(const struct pal_geom *g, const struct pal_state *s, pal_man *out)
 {

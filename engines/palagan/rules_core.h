@@ -1,18 +1,33 @@
 /* rules_core.h - the hot Palagan code (maneuvers, captures, liberties),
  * written once over a bitboard of W words and instantiated by
- * rules_w1.c (N <= 5), rules_w2.c (N <= 7) and rules_w4.c (N <= 9).
+ * rules_w1.c (N <= 5), rules_w2.c (N <= 7) and rules_w4.c (N <= 9), and
+ * rules_w1h.c (N <= 5 on processors with POPCNT and BMI2: PAL_HW).
  * The includer defines W and SFX(name) (name##_<W>).
  */
 #include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__BMI2__)
+#if defined(__BMI2__) || defined(PAL_HW)
 #include <immintrin.h>
 #endif
 
 #include "../../core/util.h"
 #include "palagan.h"
+
+/* Population count of a word: the instruction where the build has it (make
+ * NATIVE=1), else inline arithmetic (the portable build would call libgcc). */
+static inline int pc64(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(PAL_HW)
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
 
 #if W == 1
 typedef uint64_t BB;
@@ -26,7 +41,7 @@ static inline int ctz(BB a) { return __builtin_ctzll(a); }
 static inline BB poplow(BB a) { return a & (a - 1); }
 static inline BB bit(int i) { return (uint64_t)1 << i; }
 static inline bool has(BB a, int i) { return (a >> i) & 1; }
-static inline int popc(BB a) { return __builtin_popcountll(a); }
+static inline int popc(BB a) { return pc64(a); }
 static inline BB zero(void) { return 0; }
 #else
 typedef struct {
@@ -91,7 +106,7 @@ static inline int popc(BB a)
 {
     int n = 0;
     for (int i = 0; i < W; i++)
-        n += __builtin_popcountll(a.w[i]);
+        n += pc64(a.w[i]);
     return n;
 }
 static inline BB zero(void)
@@ -102,6 +117,20 @@ static inline BB zero(void)
 #endif
 
 #define NBR(g, i) ld((g)->nbr[i])
+
+/* The number of cells in a, up to 3: min(popc(a), 3). */
+static inline int cnt3(BB a)
+{
+#if defined(__POPCNT__) || defined(PAL_HW)
+    const int n = popc(a);
+    return n < 3 ? n : 3;
+#else
+    int n = nz(a);
+    a = poplow(a);
+    n += nz(a);
+    return n + nz(poplow(a));
+#endif
+}
 
 static inline BB empty_of(const struct pal_geom *g, const struct pal_state *s)
 {
@@ -209,8 +238,9 @@ static inline bool has_lib(const struct pal_geom *g, BB own, BB empty, int c,
 /* The cluster of `own` grown from `start` (cells of own) and its
  * liberties (in `empty`).  With upto > 0 the fill stops as soon as it has
  * found `upto` liberties (then the cluster and liberties are partial);
- * *nlibs gets the count found.  Callers pass upto as a constant, so the
- * test folds away where they want the whole cluster. */
+ * *nlibs gets the count found (with upto <= 3, at most 3).  Callers pass
+ * upto as a constant, so the test folds away where they want the whole
+ * cluster. */
 static inline BB cluster_upto(const struct pal_geom *g, BB own, BB empty, BB start, int upto,
                               BB *libs, int *nlibs)
 {
@@ -224,7 +254,7 @@ static inline BB cluster_upto(const struct pal_geom *g, BB own, BB empty, BB sta
         BB nx = bandn(band(nb, own), cl);
         cl = bor(cl, nx);
         fr = bor(fr, nx);
-        if (upto > 0 && (n = popc(lb)) >= upto)
+        if (upto > 0 && (n = upto <= 3 ? cnt3(lb) : popc(lb)) >= upto)
             break;
     }
     *libs = lb;
@@ -398,23 +428,59 @@ static inline uint64_t po_next(struct rng *r)
 
 static inline uint64_t po_below(struct rng *r, uint64_t n)
 {
-    const uint64_t lim = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do
-        x = po_next(r);
-    while (x >= lim);
+    uint64_t x = po_next(r);
+    /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
+     * UINT64_MAX - n: only a draw above that needs it */
+    if (x > UINT64_MAX - n) {
+        const uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+        while (x >= lim)
+            x = po_next(r);
+    }
     return x % n;
+}
+
+/* Index of the k-th set bit of the word x (k < popcount(x)). */
+static inline int sel64(uint64_t x, int k)
+{
+#if defined(__BMI2__) || defined(PAL_HW)
+    return __builtin_ctzll(_pdep_u64((uint64_t)1 << k, x));
+#else
+    /* the bytes' counts, summed up to each byte by a multiplication; the
+     * byte holding the bit is the number of sums <= k (all sums < 128, so
+     * the bytes' subtractions do not borrow from each other); then the
+     * nibble, and a table inside the nibble */
+    static const uint8_t sel4[16][4] = {
+        {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+        {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+        {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+    const uint64_t L8 = 0x0101010101010101ull, H8 = 0x8080808080808080ull;
+    uint64_t c = x - ((x >> 1) & 0x5555555555555555ull);
+    c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+    c = ((c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full) * L8;
+    const uint64_t le = ((((uint64_t)k * L8) | H8) - c) & H8;
+    const int b = (int)(((le >> 7) * L8) >> 56) << 3;
+    int r = k - (int)(((c << 8) >> b) & 255);
+    const unsigned v = (unsigned)(x >> b) & 255;
+    const int lo = (int)((0x4332322132212110ull >> ((v & 15) << 2)) & 15);
+    const int hi = r >= lo;
+    r -= hi ? lo : 0;
+    const unsigned nib = hi ? v >> 4 : v & 15;
+    return b + (hi << 2) + sel4[nib][r];
+#endif
 }
 
 /* Index of the k-th set bit of b (k < popc(b)). */
 static inline int nth_bit(BB b, int k)
 {
-#if W == 1 && defined(__BMI2__)
-    return __builtin_ctzll(_pdep_u64((uint64_t)1 << k, b));
+#if W == 1
+    return sel64(b, k);
 #else
-    while (k--)
-        b = poplow(b);
-    return ctz(b);
+    for (int i = 0;; i++) {
+        const int c = pc64(b.w[i]);
+        if (k < c)
+            return 64 * i + sel64(b.w[i], k);
+        k -= c;
+    }
 #endif
 }
 
@@ -454,12 +520,11 @@ static inline void po_lb(struct po *p, int side, int k, BB lb)
 {
     p->lb[side][k] = lb;
     const uint32_t b = 1u << k;
-    const int n = popc(lb);
     uint32_t *c = p->cls[side];
     c[0] &= ~b;
     c[1] &= ~b;
     c[2] &= ~b;
-    c[n < 3 ? n : 3] |= b;
+    c[cnt3(lb)] |= b;
 }
 
 static inline void po_free(struct po *p, int side, int k)
@@ -516,7 +581,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
 }
 
 /* A piece of `side` onto the empty cell t. */
-static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
+static inline __attribute__((always_inline)) void po_put(const struct pal_geom *g, struct po *p, int side, int t)
 {
     const BB nb = NBR(g, t), tb = bit(t);
     const BB own = ld(p->s.occ[side]), opp = ld(p->s.occ[side ^ 1]);
@@ -553,10 +618,11 @@ static void po_put(const struct pal_geom *g, struct po *p, int side, int t)
 }
 
 /* The piece of `side` on f leaves the board (for a step or a push). */
-static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
+static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f)
 {
     const BB fb = bit(f), nb = NBR(g, f);
-    st(p->s.occ[side], bandn(ld(p->s.occ[side]), fb));
+    const BB own = bandn(ld(p->s.occ[side]), fb);
+    st(p->s.occ[side], own);
     const int k = p->cid[f];
     BB rest = bandn(p->st[side][k], fb);
     const BB empty = empty_of(g, &p->s);
@@ -565,6 +631,19 @@ static void po_take(const struct pal_geom *g, struct po *p, int side, int f)
     } else if (!nz(poplow(rest))) { /* one piece left: no split */
         p->st[side][k] = rest;
         po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
+#if W == 1 && defined(PAL_HW)
+    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1) {
+        /* f's neighbours in the cluster are one run around it, which holds
+         * the rest together: no split.  f is a new liberty, and the
+         * liberties next to f and to nothing else of the cluster go. */
+        BB lb = bor(p->lb[side][k], fb);
+        for (BB e = band(lb, nb); nz(e); e = poplow(e)) {
+            const int c = ctz(e);
+            lb = bandn(lb, bsel(!nz(band(NBR(g, c), rest)), bit(c)));
+        }
+        p->st[side][k] = rest;
+        po_lb(p, side, k, lb);
+#endif
     } else {
         bool first = true;
         while (nz(rest)) { /* the parts of what is left */
@@ -632,10 +711,9 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
             po_put(g, p, me ^ 1, t2);
             check = bor(check, NBR(g, t2));
         }
-        if (s->nman == 0) {
-            s->last_from = (uint8_t)f;
-            s->last_to = (uint8_t)t;
-        }
+        const bool first = s->nman == 0; /* (selects, not a branch) */
+        s->last_from = (uint8_t)(first ? f : s->last_from);
+        s->last_to = (uint8_t)(first ? t : s->last_to);
     }
     po_put(g, p, me, t);
     st(s->check, check);
@@ -658,13 +736,13 @@ static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] =
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    for (uint32_t m = p->cls[side][1]; m; m &= m - 1) {
-        int k = __builtin_ctz(m);
-        x1 = bor(x1, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
-    }
-    for (uint32_t m = p->cls[side][2]; m; m &= m - 1) {
-        int k = __builtin_ctz(m);
-        x2 = bor(x2, bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]));
+    const uint32_t one = p->cls[side][1];
+    for (uint32_t m = one | p->cls[side][2]; m; m &= m - 1) { /* one loop for both */
+        const int k = __builtin_ctz(m);
+        const BB lb = bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]);
+        const bool is1 = (one >> k) & 1;
+        x1 = bor(x1, bsel(is1, lb));
+        x2 = bor(x2, bsel(!is1, lb));
     }
     *a1 = x1;
     *a2 = x2;
@@ -687,6 +765,25 @@ static bool po_summon_ok(const struct pal_geom *g, const struct po *p, int t)
         if (!nz(bandn(p->lb[me ^ 1][p->cid[ctz(c)]], tb)))
             return true;
     return false;
+}
+
+/* Can the turn surely end after the push f-t (the enemy piece on t to the
+ * empty t2)?  Every cluster of the mover has a liberty now.  After the
+ * push the cluster on t has f; so have the rest of f's cluster (it touched
+ * f) and the clusters next to t (they join the one on t).  Another cluster
+ * loses at most t2: only one whose single liberty is t2 may be left without
+ * (unless the push captures next to it: false here, the caller plays it). */
+static inline bool po_push_safe(const struct pal_geom *g, const struct po *p, int f, int t,
+                                int t2)
+{
+    const int me = p->s.stm, kf = p->cid[f];
+    const BB nt = NBR(g, t), t2b = bit(t2);
+    for (uint32_t m = p->cls[me][1]; m; m &= m - 1) {
+        const int k = __builtin_ctz(m);
+        if (nz(band(p->lb[me][k], t2b)) && k != kf && !nz(band(p->st[me][k], nt)))
+            return false;
+    }
+    return true;
 }
 
 /* What occupying the empty cell L by m (a summon, or a move from a
@@ -766,12 +863,14 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
                 int t2 = g->step[t][k];
                 if (t2 < 0 || !has(empty, t2))
                     continue;
-                struct po c = *p;
-                po_apply(g, &c, m);
-                if (!po_can_end(&c))
-                    continue;
-                *p = c;
-                return m;
+                if (!po_push_safe(g, p, f, t, t2)) { /* tried on a copy */
+                    struct po c = *p;
+                    po_apply(g, &c, m);
+                    if (!po_can_end(&c))
+                        continue;
+                    *p = c;
+                    return m;
+                }
             } else {
                 continue;
             }
@@ -796,11 +895,13 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
     assert(pal_at(s, L) < 0);
     if (s->reserve[s->stm])
         cands[nc++] = PAL_MAN(PAL_SUMMON, 0, L);
+    /* the steps onto L from pieces next to it, in direction order, without
+     * a branch per direction (rule 7: not back to the cell just left) */
+    const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
     for (int k = 0; k < PAL_NDIR; k++) {
-        int f = g->step[L][k];
-        if (f >= 0 && has(own, f) &&
-            !(s->nman == 1 && f == s->last_to && L == s->last_from))
-            cands[nc++] = PAL_MAN(PAL_STEP, f, L);
+        const int f = g->step[L][k];
+        cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
+        nc += (f >= 0) & has(own, f & (64 * W - 1)) & (f != back);
     }
     for (int i = 0; i < nc; i++) {
         if (mend) {

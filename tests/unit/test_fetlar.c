@@ -817,6 +817,69 @@ static void test_reference_agrees(void **state)
     assert_true(positions > 1000);
 }
 
+/* fetlar_perft2 counts the replies of the quiet moves without playing
+ * them; it must agree with playing every move and counting (perft 2 above),
+ * and fetlar_count with generating.  Random games biased towards captures
+ * and king moves, each position also with the other side to move and on
+ * the last plies before the 100-ply rule. */
+static void test_perft2_agrees(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    struct rng rng;
+    rng_seed(&rng, 4711);
+    G->start(&s, NULL);
+    assert_true(fetlar_perft2(&s) == 6788);
+    int positions = 0, captures = 0, escapes = 0;
+    for (int game = 0; game < 60; game++) {
+        G->start(&s, NULL);
+        for (int ply = 0; ply < 300; ply++) {
+            for (int v = 0; v < 6; v++) {
+                struct fetlar_state t = s;
+                if (v & 1)
+                    fetlar_pass(&t);
+                if (v >= 2)
+                    t.quiet = (uint8_t)(v >= 4 ? 99 : 98);
+                gmove mv[FETLAR_MAX_MOVES];
+                int n = G->gen_moves(&t, mv, FETLAR_MAX_MOVES);
+                assert_int_equal(fetlar_count(&t), n);
+                uint64_t sum = 0;
+                for (int i = 0; i < n; i++) {
+                    struct fetlar_state c = t;
+                    captures += fetlar_play(&c, mv[i]) > 0;
+                    escapes += c.over == FETLAR_ESCAPED;
+                    sum += (uint64_t)fetlar_count(&c);
+                }
+                if (fetlar_perft2(&t) != sum) {
+                    char buf[256];
+                    G->format_pos(&t, buf, sizeof buf);
+                    fprintf(stderr, "perft2 %llu, played %llu: %s\n",
+                            (unsigned long long)fetlar_perft2(&t),
+                            (unsigned long long)sum, buf);
+                }
+                assert_true(fetlar_perft2(&t) == sum);
+                positions++;
+            }
+            gmove mv[FETLAR_MAX_MOVES];
+            int n = G->gen_moves(&s, mv, FETLAR_MAX_MOVES);
+            if (n <= 0)
+                break;
+            gmove pick = mv[rng_below(&rng, (uint64_t)n)];
+            for (int i = 0; i < n; i++)
+                if ((fetlar_captures(&s, mv[i]) || FETLAR_FROM(mv[i]) == s.king) &&
+                    rng_below(&rng, 3) == 0) {
+                    pick = mv[i];
+                    break;
+                }
+            G->play(&s, pick);
+        }
+    }
+    /* the played-out branches of perft2 were taken */
+    assert_true(positions > 5000);
+    assert_true(captures > 1000);
+    assert_true(escapes > 100);
+}
+
 int main(void)
 {
     G = game_find("fetlar");
@@ -848,6 +911,7 @@ int main(void)
         cmocka_unit_test(test_threefold),
         cmocka_unit_test(test_perft_start),
         cmocka_unit_test(test_reference_agrees),
+        cmocka_unit_test(test_perft2_agrees),
     };
     return cmocka_run_group_tests_name("fetlar", tests, NULL, NULL);
 }

@@ -359,14 +359,20 @@ static void test_count(void **state)
  * with a full recount after every maneuver of policy-played games on every
  * board size, and so do the legality and capture shortcuts of the policy
  * (pal_po_check), and the policy's inlined random numbers are those of
- * rng_below/rng_next; a bookkeeping slip makes it return -1. */
+ * rng_below/rng_next; a bookkeeping slip makes it return -1.  The boards of
+ * N <= 5 are checked on both builds of their code. */
 static void test_playout_lists(void **state)
 {
     (void)state;
     struct rng r;
     rng_seed(&r, 5);
     long checked = 0;
-    for (int n = 4; n <= 9; n++) {
+    /* N = 4..9, then N = 4 and 5 again on the other build of the N <= 5
+     * code (rules_w1.c or rules_w1h.c) where this processor runs both */
+    const bool fast = pal_fast_cpu(-1);
+    for (int i = 0; i < 8; i++) {
+        const int n = i < 6 ? 4 + i : i - 2;
+        pal_fast_cpu(i < 6 ? fast : !fast);
         const struct pal_geom *g = pal_geom(n);
         for (int game = 0; game < (n <= 5 ? 8 : 2); game++) {
             struct pal_state s;
@@ -377,7 +383,42 @@ static void test_playout_lists(void **state)
             checked += c;
         }
     }
+    pal_fast_cpu(fast);
     assert_true(checked > 2000);
+}
+
+/* The N <= 5 code built for POPCNT and BMI2 (rules_w1h.c) plays the same
+ * playouts as the portable build (rules_w1.c): the same maneuvers and
+ * results for the same random numbers.  (Where the processor lacks them,
+ * both runs take the portable code.) */
+static void test_fast_cpu_same_playouts(void **state)
+{
+    (void)state;
+    static struct pal_trace tr[2];
+    long mans = 0;
+    for (int n = 4; n <= 5; n++) {
+        const struct pal_geom *g = pal_geom(n);
+        for (int seed = 1; seed <= 100; seed++) {
+            int diff[2];
+            struct pal_state end[2];
+            for (int fast = 0; fast <= 1; fast++) {
+                pal_fast_cpu(fast);
+                struct rng r;
+                rng_seed(&r, (uint64_t)seed);
+                pal_start(&end[fast], n);
+                tr[fast].n = 0;
+                diff[fast] = pal_playout(g, &end[fast], &r, &pal_default_policy, &tr[fast]);
+            }
+            assert_int_equal(diff[0], diff[1]);
+            assert_int_equal(tr[0].n, tr[1].n);
+            assert_memory_equal(tr[0].key, tr[1].key, (size_t)tr[0].n * sizeof tr[0].key[0]);
+            assert_memory_equal(tr[0].side, tr[1].side, (size_t)tr[0].n);
+            assert_memory_equal(&end[0], &end[1], sizeof end[0]);
+            mans += tr[0].n;
+        }
+    }
+    pal_fast_cpu(1);
+    assert_true(mans > 10000);
 }
 
 /* A search of `nodes` simulations from s through mc_go. */
@@ -610,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_gen_overflow),
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_playout_lists),
+        cmocka_unit_test(test_fast_cpu_same_playouts),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_grave),
         cmocka_unit_test(test_fen),
