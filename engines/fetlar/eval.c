@@ -83,8 +83,8 @@ static inline bb_t bit(int sq) { return (bb_t)1 << sq; }
 
 static int popcnt(bb_t x)
 {
-    return __builtin_popcountll((uint64_t)x) +
-           __builtin_popcountll((uint64_t)(x >> 64));
+    return fetlar_popcount64((uint64_t)x) +
+           fetlar_popcount64((uint64_t)(x >> 64));
 }
 
 __attribute__((constructor)) static void eval_init(void)
