@@ -259,19 +259,13 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
     return best;
 }
 
-/* The most check extensions one path may collect. */
-static int ext_limit(const struct ab *ab)
-{
-    return ab->iter_depth > AB_EXT_MIN ? ab->iter_depth : AB_EXT_MIN;
-}
-
 /* ---- the main search ------------------------------------------------------------- */
 static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int null_ok)
 {
     const void *st = ply_state(ab, ply);
     const int pvnode = beta - alpha > 1, root = ply == 0;
     gmove *mv = ply_moves(ab, ply);
-    int *sc = ply_scores(ab, ply), n, outcome, best = -INF, side, legal = 0, eval, in_check;
+    int *sc = ply_scores(ab, ply), n, outcome, best = -INF, side, legal = 0, eval;
     uint32_t ttmove = 0, bestmove = 0;
     uint64_t key = ab->game->hash(st);
     struct tt_entry *te;
@@ -317,7 +311,6 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     }
     eval = te ? te->eval : ab->ops->eval(ab->eng, st);
     side = ab->game->to_move(st) - 1;
-    in_check = ab->ops->in_check && ab->ops->in_check(st);
 
     /* reverse futility: far above beta near the leaves */
     if (!pvnode && !root && depth <= AB_RFP_MAX_DEPTH && abs(beta) < AB_WIN_BOUND &&
@@ -325,12 +318,10 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         return eval;
 
     /* null move */
-    if (!pvnode && !root && null_ok && !in_check && ab->ops->null_move &&
-        depth >= ab->par.null_min_depth &&
+    if (!pvnode && !root && null_ok && ab->ops->null_move && depth >= ab->par.null_min_depth &&
         eval >= beta && abs(beta) < AB_WIN_BOUND) {
         int r = ab->par.null_reduction + depth / AB_NULL_DEPTH_DIV;
         void *child = ply_state(ab, ply + 1);
-        ab->ext[ply + 1] = ab->ext[ply];
         memcpy(child, st, ab->game->state_size);
         ab->ops->null_move(child);
         path_push(ab, ab->game->hash(child));
@@ -360,11 +351,6 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         ab->game->play(child, m);
         path_push(ab, ab->game->hash(child));
         legal++;
-        ab->ext[ply + 1] = ab->ext[ply];
-        if (ab->ops->in_check && ab->ext[ply] < ext_limit(ab) && ab->ops->in_check(child)) {
-            newdepth++; /* the reply is forced: look one ply further */
-            ab->ext[ply + 1]++;
-        }
         if (legal > 1 && depth >= ab->par.lmr_min_depth && legal > ab->par.lmr_min_moves &&
             !tactical && sc[i] < AB_ORDER_KILLER2) {
             reduce = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
@@ -504,7 +490,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 beta = score + delta;
             }
             for (;;) {
-                s = (ab->iter_depth = depth, ab->ext[0] = 0, search(ab, 0, depth, alpha, beta, 0));
+                s = search(ab, 0, depth, alpha, beta, 0);
                 if (ab->stopped)
                     break;
                 if (s <= alpha) {

@@ -34,10 +34,6 @@ struct ab_ops {
      * set *outcome to +1 (side to move has won), -1 (lost) or 0 (draw);
      * else return 0.  NULL: game->result without history. */
     int (*terminal)(const void *st, int *outcome);
-    /* Must the side to move answer a threat at once (a chess check: the
-     * opponent wins next move unless it does)?  Such nodes are searched a
-     * ply deeper (AB_EXT_*) and never null-move pruned.  NULL: never. */
-    int (*in_check)(const void *st);
 };
 
 /* ---- tunables, Ethereal style: every number the search decides by ------- */
@@ -45,10 +41,6 @@ struct ab_ops {
 #define AB_NULL_MIN_DEPTH 3
 #define AB_NULL_REDUCTION 2
 #define AB_NULL_DEPTH_DIV 4
-/* Check extensions: a move that leaves the opponent in check is searched
- * one ply deeper, while the extensions on the path stay within
- * max(depth of the iteration, AB_EXT_MIN) plies. */
-#define AB_EXT_MIN 4
 /* Reverse futility pruning: at depth <= max, eval - margin * depth >= beta. */
 #define AB_RFP_MAX_DEPTH 3
 #define AB_RFP_MARGIN 90
@@ -126,8 +118,6 @@ struct ab {
     int root_seat;      /* seat to move at the root of the last search */
     gmove excluded[AB_MAX_MULTIPV]; /* root moves already shown (multipv) */
     int nexcluded;
-    int iter_depth;                 /* depth of the current iteration */
-    uint8_t ext[AB_MAX_PLY + 1];    /* check extensions on the path to a ply */
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];
 };

@@ -69,17 +69,6 @@ static int terminal(const void *st, int *outcome)
     return 1;
 }
 
-/* In check: the opponent wins with its next move unless the side to move
- * answers (the king has an open route to a corner, attackers to move; the
- * attackers can capture the king, defenders to move). */
-static int in_check(const void *st)
-{
-    const struct fetlar_state *s = st;
-    if (s->over || s->king == FETLAR_NOSQ)
-        return 0;
-    return s->side == FETLAR_BLACK ? fetlar_routes(s) > 0 : fetlar_king_capturable(s);
-}
-
 static const struct ab_ops fetlar_ab_ops = {
     .eval = ev,
     .is_tactical = is_tactical,
@@ -87,7 +76,6 @@ static const struct ab_ops fetlar_ab_ops = {
     .gen_tactical = gen_tactical,
     .null_move = null_move,
     .terminal = terminal,
-    .in_check = in_check,
 };
 
 static void init(void *eng)
