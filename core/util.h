@@ -55,6 +55,17 @@ int parse_u64(const char *s, uint64_t *out);
 int buf_printf(char *buf, size_t n, size_t *len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Named integer tunables inside a struct of ints (evaluation weights): one
+ * row per name with its offset. */
+struct named_int {
+    const char *name;
+    size_t off;
+};
+/* Change the fields of `w` named in "name=value,name=value" (commas or
+ * spaces), each within [lo, hi]; on error w is unchanged and err says why. */
+int named_ints_parse(void *w, size_t wsize, const struct named_int *names, size_t count,
+                     int64_t lo, int64_t hi, const char *spec, char *err, size_t n);
+
 /* Bounded error message helper: writes into err (if err && n). Returns rc. */
 int set_err(char *err, size_t n, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -20,7 +20,7 @@
 /* ---- typed options (UCI style) ------------------------------------------ */
 enum opt_type { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_BUTTON };
 
-#define OPT_STR_LEN 128
+#define OPT_STR_LEN 512
 
 /* The value of every option lives in the engine object at `offset`:
  * int64_t for check/spin, char[OPT_STR_LEN] for combo/string, nothing for a

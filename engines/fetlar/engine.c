@@ -18,6 +18,8 @@
 
 struct fetlar_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
+    char weights[OPT_STR_LEN];
+    struct fetlar_weights w;
 };
 AB_PLAYER_FIRST(struct fetlar_engine, p);
 
@@ -26,8 +28,8 @@ AB_PLAYER_FIRST(struct fetlar_engine, p);
  * draw in a position its evaluation finds slightly worse. */
 static int ev(void *eng, const void *st)
 {
-    (void)eng;
-    return fetlar_evaluate(st, NULL);
+    const struct fetlar_engine *e = eng;
+    return fetlar_evaluate(st, &e->w, NULL);
 }
 
 static int is_tactical(const void *st, gmove m)
@@ -79,21 +81,29 @@ static const struct ab_ops fetlar_ab_ops = {
 static void init(void *eng)
 {
     struct fetlar_engine *e = eng;
+    e->w = fetlar_default_weights;
     abp_init(&e->p, &fetlar_game, &fetlar_ab_ops, e);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
 {
     struct fetlar_engine *e = eng;
+    if (strcmp(o->name, "Weights") == 0) {
+        struct fetlar_weights w = fetlar_default_weights;
+        if (fetlar_weights_parse(&w, e->weights, err, n))
+            return -1;
+        e->w = w;
+        return 0;
+    }
     return abp_option_changed(&e->p, o, err, n);
 }
 
 static int eval_cmd(void *eng, const void *pos, char *buf, size_t n)
 {
+    const struct fetlar_engine *e = eng;
     struct fetlar_terms t;
     size_t len = 0;
-    (void)eng;
-    int score = fetlar_evaluate(pos, &t);
+    int score = fetlar_evaluate(pos, &e->w, &t);
     buf_printf(buf, n, &len,
                "%d tactic=%d material=%d routes=%d corner_dist=%d guards=%d "
                "king_free=%d cordon=%d pressure=%d",
@@ -133,6 +143,8 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
 static const struct opt_spec options[] = {
     AB_PLAYER_OPTIONS(struct fetlar_engine, p),
     AB_PLAYER_CONTEMPT(struct fetlar_engine, p, FETLAR_DEFAULT_CONTEMPT),
+    {"Weights", OPT_STRING, "", 0, 0, NULL, offsetof(struct fetlar_engine, weights),
+     "evaluation weights to change, name=value,... (for tuning; see docs/games/fetlar.md)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -14,46 +14,77 @@
  */
 #include "eval.h"
 
+#include <stddef.h>
 #include <string.h>
+
+#include "../../core/util.h"
 
 typedef unsigned __int128 bb_t;
 
 /* ---- weights (centipawn-like, white's view) --------------------------------- */
-enum {
-    W_ATT = 90,          /* per attacker (counts for black) */
-    W_DEF = 150,         /* per defender */
-    W_ROUTE_FORCED = 70, /* one route open, attackers to move (must block) */
-    W_DIST2 = 140,       /* per corner the king reaches in two moves */
-    W_DIST3 = 35,        /* ... in three */
-    W_DIST4 = 10,        /* ... in four */
-    W_KING_FREE = 4,     /* per square the king can move to */
-    W_REGION = 2,        /* per square of the king's region (capped) */
-    W_REGION_CAP = 60,
-    W_REGION_CLOSED = 5, /* per square of a closed cordon's region */
-    W_KING_FREE_CLOSED = 6, /* extra per king square inside a closed cordon */
-    W_NEAR = 12,         /* per attacker within two squares of a shut-in king */
-    W_OPEN_CORNER = 20,  /* per corner inside the king's region */
-    W_CORDON = 260,      /* the attackers' cordon is closed (black) */
-    W_GUARD = 28,        /* per attacker on a diagonal corner guard square */
-    W_GUARD_PAIR = 40,   /* both diagonal guards of one corner */
-    W_TEMPO = 12,
-    W_FORK1 = 300,       /* attackers to move, the king threatens a fork */
-    W_FORK2 = 2500,      /* ... from two squares */
-    QUIET_FADE = 40,     /* quiet plies before the score starts to fade */
-    W_REACH2_CLOSED = 2, /* per square the shut-in king reaches in two moves */
-    W_BALANCE = 150,     /* centres the score: about 0 at the start */
+const struct fetlar_weights fetlar_default_weights = {
+    .att = 90,            /* per attacker (counts for black) */
+    .def = 150,           /* per defender */
+    .route_forced = 70,   /* one route open, attackers to move (must block) */
+    .dist2 = 140,         /* per corner the king reaches in two moves */
+    .dist3 = 35,          /* ... in three */
+    .dist4 = 10,          /* ... in four */
+    .king_free = 4,       /* per square the king can move to */
+    .region = 2,          /* per square of the king's region (capped) */
+    .region_cap = 60,
+    .region_closed = 5,   /* per square of a closed cordon's region */
+    .king_free_closed = 6, /* extra per king square inside a closed cordon */
+    .near = 12,           /* per attacker within two squares of a shut-in king */
+    .open_corner = 20,    /* per corner inside the king's region */
+    .cordon = 260,        /* the attackers' cordon is closed (black) */
+    .guard = 28,          /* per attacker on a diagonal corner guard square */
+    .guard_pair = 40,     /* both diagonal guards of one corner */
+    .tri = 0,             /* corner triangle (a3 b2 c1): 1, 3, 9 units for 1..3 */
+    .tempo = 12,
+    .fork1 = 300,         /* attackers to move, the king threatens a fork */
+    .fork2 = 2500,        /* ... from two squares */
+    .quiet_fade = 40,     /* quiet plies before the score starts to fade */
+    .reach2_closed = 2,   /* per square the shut-in king reaches in two moves */
+    .balance = 150,       /* centres the score: about 0 at the start */
+    .press1 = 8,          /* one attacker (or the empty throne) beside the king */
+    .press2 = 30,
+    .press3 = 90,
 };
-static const int W_PRESS[5] = {0, 8, 30, 90, 0}; /* attackers beside the king */
+
+#define W(f) {#f, offsetof(struct fetlar_weights, f)}
+static const struct named_int weight_names[] = {
+    W(att), W(def), W(route_forced), W(dist2), W(dist3), W(dist4), W(king_free),
+    W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
+    W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(tempo), W(fork1),
+    W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
+};
+#undef W
+_Static_assert(sizeof weight_names / sizeof weight_names[0] ==
+                   sizeof(struct fetlar_weights) / sizeof(int),
+               "every Fetlar weight has a name");
+
+int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, size_t n)
+{
+    struct fetlar_weights t = *w;
+    if (named_ints_parse(&t, sizeof t, weight_names, ARRAY_LEN(weight_names), -10000, 10000,
+                         spec, err, n))
+        return -1;
+    if (t.quiet_fade < 0 || t.quiet_fade >= FETLAR_DRAW_PLIES)
+        return set_err(err, n, -1, "weight quiet_fade takes 0..%d", FETLAR_DRAW_PLIES - 1);
+    *w = t;
+    return 0;
+}
 
 static bb_t BOARD, NOT_A, NOT_K, CORNERS, GUARDS;
 static bb_t GUARD_PAIR[4][2];
+static bb_t TRI[4]; /* per corner: a3 b2 c1 and their mirror images */
 
 static inline bb_t bit(int sq) { return (bb_t)1 << sq; }
 
 static int popcnt(bb_t x)
 {
-    return __builtin_popcountll((uint64_t)x) +
-           __builtin_popcountll((uint64_t)(x >> 64));
+    return fetlar_popcount64((uint64_t)x) +
+           fetlar_popcount64((uint64_t)(x >> 64));
 }
 
 __attribute__((constructor)) static void eval_init(void)
@@ -77,6 +108,14 @@ __attribute__((constructor)) static void eval_init(void)
             GUARD_PAIR[c][i] = bit(g[c][i][0] * FETLAR_N + g[c][i][1]);
             GUARDS |= GUARD_PAIR[c][i];
         }
+    /* Triangles: the corner's rank and file two squares out and the
+     * diagonal square between them, in the order a1 k1 a11 k11. */
+    for (int c = 0; c < 4; c++) {
+        int r0 = c < 2 ? 0 : FETLAR_N - 1, c0 = c % 2 ? FETLAR_N - 1 : 0;
+        int dr = r0 ? -1 : 1, dc = c0 ? -1 : 1;
+        TRI[c] = bit((r0 + 2 * dr) * FETLAR_N + c0) | bit((r0 + dr) * FETLAR_N + c0 + dc) |
+                 bit(r0 * FETLAR_N + c0 + 2 * dc);
+    }
 }
 
 static bb_t side_bb(const struct fetlar_state *s, int side)
@@ -310,14 +349,17 @@ int fetlar_is_tactical(const struct fetlar_state *s, gmove m)
 
 /* ---- the static evaluation ----------------------------------------------------- */
 
-int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
+int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w,
+                    struct fetlar_terms *t)
 {
     struct fetlar_terms z;
+    if (!w)
+        w = &fetlar_default_weights;
     if (!t)
         t = &z;
     memset(t, 0, sizeof *t);
     int stm = s->side == FETLAR_WHITE ? 1 : -1;
-    t->material = W_DEF * s->ndef - W_ATT * s->natt;
+    t->material = w->def * s->ndef - w->att * s->natt;
     if (s->king == FETLAR_NOSQ) {
         t->tactic = -FETLAR_EVAL_WIN;
         return stm * (t->tactic + t->material);
@@ -335,26 +377,28 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
 
     /* King distance in moves to each corner. */
     bb_t seen = king, front = king;
-    int reach2 = 0;
+    int reach2 = 0, kmoves = 0;
     for (int d = 1; d <= 4 && front; d++) {
         bb_t nxt = slide_all(front, empty) & ~seen;
         int corners = popcnt(nxt & CORNERS);
-        if (d == 1)
-            t->king_free = W_KING_FREE * popcnt(nxt);
-        t->corner_dist += corners * (d == 2 ? W_DIST2 : d == 3 ? W_DIST3
-                                                : d == 4 ? W_DIST4 : 0);
+        if (d == 1) {
+            kmoves = popcnt(nxt);
+            t->king_free = w->king_free * kmoves;
+        }
+        t->corner_dist += corners * (d == 2 ? w->dist2 : d == 3 ? w->dist3
+                                                : d == 4 ? w->dist4 : 0);
         seen |= nxt;
         front = nxt;
         if (d == 2)
             reach2 = popcnt(seen) - 1;
     }
     if (fetlar_routes(s))
-        t->king_routes = W_ROUTE_FORCED; /* black to move, one route */
+        t->king_routes = w->route_forced; /* black to move, one route */
     else if (s->side == FETLAR_BLACK) {
         /* The king threatens to fork: one threat can often be parried,
          * two on different squares rarely. */
         int forks = king_forks(s);
-        t->king_routes = forks >= 2 ? W_FORK2 : forks ? W_FORK1 : 0;
+        t->king_routes = forks >= 2 ? w->fork2 : forks ? w->fork1 : 0;
     }
 
     /* The king's region through everything but attackers. */
@@ -367,8 +411,8 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
     }
     int open = popcnt(region & CORNERS), size = popcnt(region);
     if (open) {
-        t->cordon = W_OPEN_CORNER * open +
-                    W_REGION * (size < W_REGION_CAP ? size : W_REGION_CAP);
+        t->cordon = w->open_corner * open +
+                    w->region * (size < w->region_cap ? size : w->region_cap);
     } else {
         /* Inside a closed cordon every square counts: tightening it, taking
          * the king's moves and closing in on him is the attackers'
@@ -376,34 +420,41 @@ int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t)
         bb_t near = neighbours(king);
         near |= neighbours(near);
         near |= ((near << 1) & NOT_A) | ((near >> 1) & NOT_K);
-        t->cordon = -W_CORDON + W_REGION_CLOSED * size -
-                    W_NEAR * popcnt(near & att);
-        t->king_free += W_KING_FREE_CLOSED * t->king_free / W_KING_FREE +
-                        W_REACH2_CLOSED * reach2;
+        t->cordon = -w->cordon + w->region_closed * size -
+                    w->near * popcnt(near & att);
+        t->king_free += w->king_free_closed * kmoves +
+                        w->reach2_closed * reach2;
     }
 
     /* Corner guards. */
-    t->guards = -W_GUARD * popcnt(att & GUARDS);
+    t->guards = -w->guard * popcnt(att & GUARDS);
     for (int c = 0; c < 4; c++)
         if ((att & GUARD_PAIR[c][0]) && (att & GUARD_PAIR[c][1]))
-            t->guards -= W_GUARD_PAIR;
+            t->guards -= w->guard_pair;
+    /* Triangles: a full one seals its corner for good (none of its three
+     * pieces can be captured from outside), so each piece is worth more
+     * than the last. */
+    static const int tri_units[4] = {0, 1, 3, 9};
+    for (int c = 0; c < 4; c++)
+        t->guards -= w->tri * tri_units[popcnt(att & TRI[c])];
 
     /* Attackers beside the king (the empty throne helps them). */
     bb_t around = neighbours(king);
     int press = popcnt(around & att) + ((around & bit(FETLAR_THRONE)) ? 1 : 0);
     if (fetlar_on_edge(s->king))
         press = press > 2 ? 2 : press;
-    t->pressure = -W_PRESS[press > 4 ? 4 : press];
+    const int press_w[5] = {0, w->press1, w->press2, w->press3, 0};
+    t->pressure = -press_w[press > 4 ? 4 : press];
 
-    int white = W_BALANCE + t->material + t->king_routes + t->corner_dist +
+    int white = w->balance + t->material + t->king_routes + t->corner_dist +
                 t->guards + t->king_free + t->cordon + t->pressure;
-    /* The 100-ply rule: past QUIET_FADE quiet plies the score fades toward
+    /* The 100-ply rule: past w->quiet_fade quiet plies the score fades toward
      * the draw it is heading for, so the side ahead looks for a capture
      * (which resets the counter) instead of shuffling.  Not for attackers
      * ahead of a lone king: nothing is left to capture but him, and the
      * fade would flatten the shut-in terms that lead them to him. */
-    if (s->quiet > QUIET_FADE && (s->ndef > 0 || white > 0))
+    if (s->quiet > w->quiet_fade && (s->ndef > 0 || white > 0))
         white = white * (FETLAR_DRAW_PLIES - s->quiet) /
-                (FETLAR_DRAW_PLIES - QUIET_FADE);
-    return stm * white + W_TEMPO;
+                (FETLAR_DRAW_PLIES - w->quiet_fade);
+    return stm * white + w->tempo;
 }

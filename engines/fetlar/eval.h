@@ -15,6 +15,19 @@ struct fetlar_terms {
         pressure, tactic;
 };
 
+/* Named evaluation weights (white's view; see eval.c for each one's
+ * meaning).  All ints: the Weights option sets them by name. */
+struct fetlar_weights {
+    int att, def, route_forced, dist2, dist3, dist4, king_free, region, region_cap,
+        region_closed, king_free_closed, near, open_corner, cordon, guard, guard_pair, tri,
+        tempo, fork1, fork2, quiet_fade, reach2_closed, balance, press1, press2, press3;
+};
+extern const struct fetlar_weights fetlar_default_weights;
+
+/* Change weights from "name=value,name=value"; on error w is unchanged and
+ * err says why. */
+int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, size_t n);
+
 /* Exact short results for the side to move, no search needed:
  *  +1  the side to move wins with its next move (king to a corner, or the
  *      attackers capture the king);
@@ -24,9 +37,10 @@ struct fetlar_terms {
  *   0  none of these. */
 int fetlar_tactic(const struct fetlar_state *s);
 
-/* Static evaluation from the side to move's view; terms (white's view) may
- * be NULL. */
-int fetlar_evaluate(const struct fetlar_state *s, struct fetlar_terms *t);
+/* Static evaluation from the side to move's view; w NULL means the
+ * defaults; terms (white's view) may be NULL. */
+int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w,
+                    struct fetlar_terms *t);
 
 /* Number of open routes from the king to a corner (0..2). */
 int fetlar_routes(const struct fetlar_state *s);

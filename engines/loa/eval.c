@@ -19,10 +19,7 @@ const struct loa_weights loa_default_weights = {
     .tempo = 15,
 };
 
-static const struct {
-    const char *name;
-    size_t off;
-} weight_names[] = {
+static const struct named_int weight_names[] = {
     {"concentration", offsetof(struct loa_weights, concentration)},
     {"centre", offsetof(struct loa_weights, centre)},
     {"com_centre", offsetof(struct loa_weights, com_centre)},
@@ -36,27 +33,8 @@ static const struct {
 
 int loa_weights_parse(struct loa_weights *w, const char *spec, char *err, size_t n)
 {
-    struct loa_weights t = *w;
-    char buf[256], *save, *kv;
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (kv = strtok_r(buf, ", ", &save); kv; kv = strtok_r(NULL, ", ", &save)) {
-        char *eq = strchr(kv, '=');
-        int64_t v;
-        size_t i;
-        if (!eq)
-            return set_err(err, n, -1, "weight '%s' needs name=value", kv);
-        *eq = '\0';
-        for (i = 0; i < ARRAY_LEN(weight_names); i++)
-            if (strcmp(weight_names[i].name, kv) == 0)
-                break;
-        if (i == ARRAY_LEN(weight_names))
-            return set_err(err, n, -1, "no weight '%s'", kv);
-        if (parse_i64(eq + 1, -1000, 1000, &v))
-            return set_err(err, n, -1, "weight %s takes -1000..1000", kv);
-        *(int *)((char *)&t + weight_names[i].off) = (int)v;
-    }
-    *w = t;
-    return 0;
+    return named_ints_parse(w, sizeof *w, weight_names, ARRAY_LEN(weight_names), -1000, 1000,
+                            spec, err, n);
 }
 
 /* Smallest possible sum of Chebyshev distances from the centre of mass for

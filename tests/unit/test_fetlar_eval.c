@@ -23,7 +23,7 @@ static void test_route_next_move(void **state)
     setup(&s, "Ka5 ta3 tc8 tj9", 'w', 0);
     assert_int_equal(fetlar_routes(&s), 1);
     assert_int_equal(fetlar_tactic(&s), 1);
-    assert_true(fetlar_evaluate(&s, NULL) > 8000);
+    assert_true(fetlar_evaluate(&s, NULL, NULL) > 8000);
     setup(&s, "Ka5 ta3 ta8 tj9", 'w', 0);
     assert_int_equal(fetlar_routes(&s), 0);
 }
@@ -35,7 +35,7 @@ static void test_two_routes_unstoppable(void **state)
     setup(&s, "Ka5 tc3 tc8 tj9", 'b', 0);
     assert_int_equal(fetlar_routes(&s), 2);
     assert_int_equal(fetlar_tactic(&s), -2);
-    assert_true(fetlar_evaluate(&s, NULL) < -8000);
+    assert_true(fetlar_evaluate(&s, NULL, NULL) < -8000);
     /* On the bottom edge too. */
     setup(&s, "Ke1 tc3 tg3 tj9", 'b', 0);
     assert_int_equal(fetlar_tactic(&s), -2);
@@ -120,9 +120,9 @@ static void test_eval_symmetry(void **state)
     (void)state;
     struct fetlar_state s;
     fetlar_game.start(&s, NULL);
-    int b = fetlar_evaluate(&s, NULL);
+    int b = fetlar_evaluate(&s, NULL, NULL);
     s.side = FETLAR_WHITE;
-    int w = fetlar_evaluate(&s, NULL);
+    int w = fetlar_evaluate(&s, NULL, NULL);
     assert_true(b - 12 == -(w - 12)); /* same position, tempo aside */
 }
 
@@ -134,7 +134,7 @@ static void test_eval_centred(void **state)
     (void)state;
     struct fetlar_state s;
     fetlar_game.start(&s, NULL);
-    int b = fetlar_evaluate(&s, NULL);
+    int b = fetlar_evaluate(&s, NULL, NULL);
     assert_true(b > -60 && b < 60);
 }
 
@@ -152,20 +152,57 @@ static void test_shut_in_king(void **state)
     struct fetlar_state far, near;
     setup(&far, RING " Ke5 tb2 tj2 tb10", 'b', 0);
     setup(&near, RING " Ke5 te7 tc5 tb10", 'b', 0);
-    int ef = fetlar_evaluate(&far, NULL), en = fetlar_evaluate(&near, NULL);
+    int ef = fetlar_evaluate(&far, NULL, NULL), en = fetlar_evaluate(&near, NULL, NULL);
     /* Attackers to move: higher is better for them.  Two pieces cutting
      * the king's lines count for much more than the two squares of room
      * they take. */
     assert_true(en > ef + 40);
     far.quiet = 80;
-    assert_int_equal(fetlar_evaluate(&far, NULL), ef);
+    assert_int_equal(fetlar_evaluate(&far, NULL, NULL), ef);
     /* With a defender left the score still fades toward the draw. */
     struct fetlar_state d;
     setup(&d, RING " Ke5 tb2 tj2 tb10 Tf9", 'b', 0);
-    int e0 = fetlar_evaluate(&d, NULL);
+    int e0 = fetlar_evaluate(&d, NULL, NULL);
     d.quiet = 80;
-    int e80 = fetlar_evaluate(&d, NULL);
+    int e80 = fetlar_evaluate(&d, NULL, NULL);
     assert_true(e0 > 200 && e80 < e0 / 2 + 20);
+}
+
+/* Weights by name: a bad spec changes nothing; the triangle term counts
+ * 1, 3, 9 units for one to three pieces on a corner's triangle. */
+static void test_weights(void **state)
+{
+    (void)state;
+    struct fetlar_weights w = fetlar_default_weights;
+    char err[128];
+    assert_int_equal(fetlar_weights_parse(&w, "tri=10,king_free=7", err, sizeof err), 0);
+    assert_int_equal(w.tri, 10);
+    assert_int_equal(w.king_free, 7);
+    struct fetlar_weights before = w;
+    assert_int_equal(fetlar_weights_parse(&w, "tri=3,nope=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "nope"));
+    assert_int_equal(fetlar_weights_parse(&w, "tri=3 quiet_fade=100", err, sizeof err), -1);
+    assert_int_equal(fetlar_weights_parse(&w, "tri", err, sizeof err), -1);
+    assert_memory_equal(&w, &before, sizeof w);
+
+    /* Black to move; a1's triangle a3 b2 c1 filled one piece at a time,
+     * the king far away in the other corner's quarter. */
+    static const char *const tri[] = {"Ki9 Tg8 te11 tk5", "Ki9 Tg8 te11 tk5 ta3",
+                                      "Ki9 Tg8 te11 tk5 ta3 tb2", "Ki9 Tg8 te11 tk5 ta3 tb2 tc1"};
+    struct fetlar_weights off = fetlar_default_weights, on = off;
+    on.tri = 10;
+    struct fetlar_terms t0, t1;
+    int prev = 0;
+    for (int i = 0; i < 4; i++) {
+        struct fetlar_state s;
+        setup(&s, tri[i], 'b', 0);
+        fetlar_evaluate(&s, &off, &t0);
+        fetlar_evaluate(&s, &on, &t1);
+        static const int units[] = {0, 1, 3, 9};
+        assert_int_equal(t0.guards - t1.guards, 10 * units[i]);
+        assert_true(i == 0 || t0.guards - t1.guards > prev);
+        prev = t0.guards - t1.guards;
+    }
 }
 
 int main(void)
@@ -180,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_eval_symmetry),
         cmocka_unit_test(test_eval_centred),
         cmocka_unit_test(test_shut_in_king),
+        cmocka_unit_test(test_weights),
     };
     return cmocka_run_group_tests_name("fetlar_eval", tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@ option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
 option name Contempt type spin default 200 min 0 max 1000
+option name Weights type string default <empty>
 option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
 > newgame size=9
@@ -21,4 +22,23 @@ error *
 > setoption name Hash value 0
 error *
 > setoption name Hash value 16
+ok
+# evaluation weights by name (for tuning); a bad one changes nothing
+> eval
+eval 22 tactic=0 *
+ok
+> setoption name Weights value balance=0
+ok
+> eval
+eval 172 tactic=0 *
+ok
+> setoption name Weights value balance=0,frob=3
+error bad_value no weight 'frob'
+> eval
+eval 172 tactic=0 *
+ok
+> setoption name Weights value <empty>
+ok
+> eval
+eval 22 tactic=0 *
 ok
