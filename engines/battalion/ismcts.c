@@ -39,6 +39,15 @@ void bat_search_defaults(struct bat_search_params *p)
     p->report_us = 1000000;
 }
 
+/* A 0/1 parameter. */
+static int set_flag(const char *v, int *out)
+{
+    if (strcmp(v, "0") && strcmp(v, "1"))
+        return -1;
+    *out = v[0] == '1';
+    return 0;
+}
+
 static int set_double(const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -58,20 +67,12 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 1, &p->epsilon);
     if (strcmp(name, "eval_strength") == 0)
         return set_double(v, 0, 10, &p->eval_strength);
-    if (strcmp(name, "oracle") == 0) {
-        if (strcmp(v, "0") && strcmp(v, "1"))
-            return -1;
-        p->oracle = v[0] == '1';
-        return 0;
-    }
+    if (strcmp(name, "oracle") == 0)
+        return set_flag(v, &p->oracle);
     if (strcmp(name, "infer") == 0)
         return set_double(v, 0, 1, &p->infer);
-    if (strcmp(name, "infer_bids") == 0) {
-        if (strcmp(v, "0") && strcmp(v, "1"))
-            return -1;
-        p->infer_bids = v[0] == '1';
-        return 0;
-    }
+    if (strcmp(name, "infer_bids") == 0)
+        return set_flag(v, &p->infer_bids);
     if (strcmp(name, "opp_model") == 0)
         return set_double(v, 0, 1, &p->opp_model);
     if (strcmp(name, "eval_scale") == 0)
