@@ -222,7 +222,8 @@ slow="--game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=slow"
 $REF check $slow >"$T/slow1.out" 2>&1
 check "$(count '^FAIL  movetime respected' "$T/slow1.out")" 1 "check: a late bestmove fails by default"
 $REF check --latency report $slow >"$T/slow2.out" 2>&1
-check "$(count '^SLOW  movetime respected' "$T/slow2.out")/$(count ' 1 slow ' "$T/slow2.out")" "1/1" \
+# (On a busy machine other items may be SLOW too: count at least one.)
+check "$(count '^SLOW  movetime respected' "$T/slow2.out")/$(count ' [1-9][0-9]* slow ' "$T/slow2.out")" "1/1" \
     "check --latency report: the late bestmove is a SLOW figure, not a failure"
 $REF check --game loa --engine cmd=$MOCK arg=--mode arg=crash >"$T/chk2.out" 2>&1 &&
     bad "check passes a crashing engine" || ok "check fails a crashing engine"
