@@ -509,6 +509,7 @@ check(code == 404, 'no file outside www/')
 load(BASE + '#play')
 new_game({'game': 'loa', 'mode': 'play', 'seat': 1, 'movetime': 8000})
 sid = state()['id']
+wait(my_turn, 'the human to move in the new game')   # (a busy machine: the board may lag)
 cell('b1')
 cell('b3')
 
