@@ -116,6 +116,14 @@ static int drain(struct web_eng *e, char *line, size_t n)
     }
 }
 
+/* Stop the search and wait for its bestmove in `line` (CTL_LINE_MAX);
+ * -1 when the engine is gone. */
+static int stop_search(struct web_eng *e, char *line)
+{
+    ctl_client_send(&e->c, now_us() + 1000000, "stop");
+    return drain(e, line, CTL_LINE_MAX);
+}
+
 int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
                web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
                size_t en)
@@ -143,8 +151,7 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
             goto crashed;
         if (io == CTL_IO_TIMEOUT) {
             if (hard && now_us() >= hard) {
-                ctl_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, CTL_LINE_MAX) < 0) {
+                if (stop_search(e, buf) < 0) {
                     snprintf(err, en, "no bestmove in time; engine killed");
                     web_eng_stop(e);
                     free(buf);
@@ -156,8 +163,7 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
             }
             if (!stopped && fn && fn(ctx, NULL)) {
                 stopped = 1;
-                ctl_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, CTL_LINE_MAX) < 0)
+                if (stop_search(e, buf) < 0)
                     goto crashed;
                 free(buf);
                 return WEB_GO_CANCELLED;
@@ -167,8 +173,7 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
         if (starts(buf, "info")) {
             if (fn && !stopped && fn(ctx, buf)) {
                 stopped = 1;
-                ctl_client_send(&e->c, now_us() + 1000000, "stop");
-                if (drain(e, buf, CTL_LINE_MAX) < 0)
+                if (stop_search(e, buf) < 0)
                     goto crashed;
                 free(buf);
                 return WEB_GO_CANCELLED;
