@@ -322,17 +322,24 @@ void sess_listen(struct sess *s, int delta)
     pthread_mutex_unlock(&s->mu);
 }
 
-int sess_wait(struct sess *s, uint64_t version, int timeout_ms)
+/* The CLOCK_REALTIME time `ms` from now, for pthread_cond_timedwait. */
+static struct timespec deadline_in(int ms)
 {
     struct timespec ts;
-    int r = 0;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += timeout_ms / 1000;
-    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (ts.tv_nsec >= 1000000000L) {
         ts.tv_sec++;
         ts.tv_nsec -= 1000000000L;
     }
+    return ts;
+}
+
+int sess_wait(struct sess *s, uint64_t version, int timeout_ms)
+{
+    struct timespec ts = deadline_in(timeout_ms);
+    int r = 0;
     pthread_mutex_lock(&s->mu);
     for (;;) {
         if (s->closing || g_quit) {
@@ -1467,14 +1474,7 @@ static void *worker(void *arg)
             }
         }
         {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_sec += wait_ms / 1000;
-            ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
+            struct timespec ts = deadline_in(wait_ms);
             pthread_cond_timedwait(&s->wake, &s->mu, &ts);
         }
     }
