@@ -62,9 +62,11 @@ struct named_int {
     size_t off;
 };
 /* Change the fields of `w` named in "name=value,name=value" (commas or
- * spaces), each within [lo, hi]; on error w is unchanged and err says why. */
+ * spaces), each within [lo, hi]; on error w is unchanged and err says why,
+ * calling a field a `what` ("weight"). */
 int named_ints_parse(void *w, size_t wsize, const struct named_int *names, size_t count,
-                     int64_t lo, int64_t hi, const char *spec, char *err, size_t n);
+                     int64_t lo, int64_t hi, const char *what, const char *spec, char *err,
+                     size_t n);
 
 /* Bounded error message helper: writes into err (if err && n). Returns rc. */
 int set_err(char *err, size_t n, int rc, const char *fmt, ...)

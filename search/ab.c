@@ -28,7 +28,7 @@ __attribute__((constructor)) static void ab_tables(void)
             lmr_table[d][i] = (int)(AB_LMR_BASE + log(d) * log(i) / AB_LMR_DIV);
 }
 
-static const struct ab_params default_params = {
+const struct ab_params ab_default_params = {
     .null_min_depth = AB_NULL_MIN_DEPTH,
     .null_reduction = AB_NULL_REDUCTION,
     .lmr_min_depth = AB_LMR_MIN_DEPTH,
@@ -44,7 +44,7 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     ab->game = g;
     ab->ops = ops;
     ab->eng = eng;
-    ab->par = default_params;
+    ab->par = ab_default_params;
     if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
         die("out of memory for the transposition table");
     ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);

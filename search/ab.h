@@ -95,6 +95,8 @@ struct ab_params {
     int contempt;        /* a draw counts this much below even for the root side */
 };
 
+extern const struct ab_params ab_default_params;
+
 struct ab {
     const struct game *game;
     const struct ab_ops *ops;

@@ -33,6 +33,25 @@ void abp_newgame(struct ab_player *p)
     rng_seed(&p->rng, (uint64_t)p->seed);
 }
 
+#define P(f) {#f, offsetof(struct ab_params, f)}
+static const struct named_int search_names[] = {
+    P(null_min_depth), P(null_reduction), P(lmr_min_depth), P(lmr_min_moves),
+    P(futility_margin), P(aspiration),
+};
+#undef P
+
+int abp_search_params(struct ab_player *p, const char *spec, char *err, size_t n)
+{
+    struct ab_params t = ab_default_params;
+    if (named_ints_parse(&t, sizeof t, search_names, ARRAY_LEN(search_names), 0, 1000,
+                         "search parameter", spec, err, n))
+        return -1;
+    t.contempt = p->ab.par.contempt; /* its own option */
+    p->ab.par = t;
+    ab_clear(&p->ab); /* stored scores came from the old search */
+    return 0;
+}
+
 int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err, size_t n)
 {
     if (strcmp(o->name, "Hash") == 0) {
@@ -51,6 +70,8 @@ int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err,
         rng_seed(&p->rng, (uint64_t)p->seed);
     else if (strcmp(o->name, "ClearHash") == 0)
         ab_clear(&p->ab);
+    else if (strcmp(o->name, "SearchParams") == 0)
+        return abp_search_params(p, p->search, err, n);
     else if (strcmp(o->name, "Contempt") == 0) {
         p->ab.par.contempt = (int)p->contempt;
         ab_clear(&p->ab); /* stored scores hold the old contempt */

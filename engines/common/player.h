@@ -18,6 +18,7 @@ struct ab_player {
     int64_t seed;
     int64_t contempt;
     char strategy[OPT_STR_LEN];
+    char search[OPT_STR_LEN]; /* the SearchParams option */
     struct ab ab;
     struct rng rng;
 };
@@ -30,7 +31,9 @@ struct ab_player {
      "seed of the engine's random choices"},                                                      \
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random", offsetof(T, M.strategy),      \
      "search, or a baseline: greedy (best 1-ply evaluation), random"},                            \
-    {"ClearHash", OPT_BUTTON, "", 0, 0, NULL, 0, "empty the transposition table"}
+    {"ClearHash", OPT_BUTTON, "", 0, 0, NULL, 0, "empty the transposition table"},               \
+    {"SearchParams", OPT_STRING, "", 0, 0, NULL, offsetof(T, M.search),                           \
+     "search tunables to change, name=value,... (for tuning; see docs/protocol.md)"}
 
 /* The Contempt option (draws count this much below even for the engine). */
 #define AB_PLAYER_CONTEMPT(T, M, DEF)                                                             \
@@ -47,6 +50,10 @@ void abp_engine_newgame(void *eng);
 gmove abp_engine_go(void *eng, const struct search_req *req, gmove *ponder);
 void abp_destroy(struct ab_player *p);
 void abp_newgame(struct ab_player *p);
+/* Set the search tunables named in spec ("null_min_depth=99,lmr_min_depth=4";
+ * empty: the defaults).  Returns 0, or -1 with a message in err and the
+ * tunables unchanged. */
+int abp_search_params(struct ab_player *p, const char *spec, char *err, size_t n);
 /* Act on a change of a shared option (others are ignored).  Returns 0, or
  * -1 with a message in err (a Hash that cannot be had: the old table is
  * kept, and mep restores the option's value). */

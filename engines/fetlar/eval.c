@@ -67,7 +67,7 @@ int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, 
 {
     struct fetlar_weights t = *w;
     if (named_ints_parse(&t, sizeof t, weight_names, ARRAY_LEN(weight_names), -10000, 10000,
-                         spec, err, n))
+                         "weight", spec, err, n))
         return -1;
     if (t.quiet_fade < 0 || t.quiet_fade >= FETLAR_DRAW_PLIES)
         return set_err(err, n, -1, "weight quiet_fade takes 0..%d", FETLAR_DRAW_PLIES - 1);

@@ -34,7 +34,7 @@ static const struct named_int weight_names[] = {
 int loa_weights_parse(struct loa_weights *w, const char *spec, char *err, size_t n)
 {
     return named_ints_parse(w, sizeof *w, weight_names, ARRAY_LEN(weight_names), -1000, 1000,
-                            spec, err, n);
+                            "weight", spec, err, n);
 }
 
 /* Smallest possible sum of Chebyshev distances from the centre of mass for

@@ -9,6 +9,7 @@ option name Hash type spin default 64 min 1 max 65536
 option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
+option name SearchParams type string default <empty>
 option name Contempt type spin default 200 min 0 max 1000
 option name Weights type string default <empty>
 option name MoveOverhead type spin default 50 min 0 max 10000
@@ -41,4 +42,13 @@ ok
 ok
 > eval
 eval 22 tactic=0 *
+ok
+# search tunables by name (LOA and Fetlar; for tuning); a bad one changes nothing
+> setoption name SearchParams value null_min_depth=99,lmr_min_depth=4
+ok
+> setoption name SearchParams value lmr_min_depth=4,frob=3
+error bad_value no search parameter 'frob'
+> setoption name SearchParams value futility_margin=-1
+error bad_value search parameter futility_margin takes 0..1000
+> setoption name SearchParams value <empty>
 ok

@@ -9,6 +9,7 @@ option name Hash type spin default 64 min 1 max 65536
 option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
+option name SearchParams type string default <empty>
 option name Weights type string default <empty>
 option name MoveOverhead type spin default 50 min 0 max 10000
 mepok
