@@ -40,6 +40,8 @@ const struct fetlar_weights fetlar_default_weights = {
     .guard = 28,          /* per attacker on a diagonal corner guard square */
     .guard_pair = 40,     /* both diagonal guards of one corner */
     .tri = 0,             /* corner triangle (a3 b2 c1): 1, 3, 9 units for 1..3 */
+    .seal = 0,            /* per corner the attackers have walled off near it */
+    .open_line = 0,       /* per line c, i, 3, 9 with no attacker on it */
     .tempo = 12,
     .fork1 = 300,         /* attackers to move, the king threatens a fork */
     .fork2 = 2500,        /* ... from two squares */
@@ -55,7 +57,7 @@ const struct fetlar_weights fetlar_default_weights = {
 static const struct named_int weight_names[] = {
     W(att), W(def), W(route_forced), W(dist2), W(dist3), W(dist4), W(king_free),
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
-    W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(tempo), W(fork1),
+    W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
 };
 #undef W
@@ -78,6 +80,14 @@ int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, 
 static bb_t BOARD, NOT_A, NOT_K, CORNERS, GUARDS;
 static bb_t GUARD_PAIR[4][2];
 static bb_t TRI[4]; /* per corner: a3 b2 c1 and their mirror images */
+/* per corner: the 5x5 box at it, and the box's far rows and files (a5-e5,
+ * e1-e4 for a1): a corner is walled off when the squares reached from it
+ * through the box without crossing an attacker stop short of them. */
+#define SEAL_BOX 5
+static bb_t BOX[4], BOX_FAR[4];
+/* The files c and i and the ranks 3 and 9: a king on one that no attacker
+ * blocks can shuttle between its two ends, threatening a corner from each. */
+static bb_t LINE3[4];
 
 static inline bb_t bit(int sq) { return (bb_t)1 << sq; }
 
@@ -115,6 +125,17 @@ __attribute__((constructor)) static void eval_init(void)
         int dr = r0 ? -1 : 1, dc = c0 ? -1 : 1;
         TRI[c] = bit((r0 + 2 * dr) * FETLAR_N + c0) | bit((r0 + dr) * FETLAR_N + c0 + dc) |
                  bit(r0 * FETLAR_N + c0 + 2 * dc);
+        for (int i = 0; i < FETLAR_N; i++) {
+            LINE3[c] |= c < 2 ? bit(i * FETLAR_N + (c ? FETLAR_N - 3 : 2))
+                              : bit((c == 2 ? 2 : FETLAR_N - 3) * FETLAR_N + i);
+        }
+        for (int i = 0; i < SEAL_BOX; i++)
+            for (int j = 0; j < SEAL_BOX; j++) {
+                bb_t b = bit((r0 + i * dr) * FETLAR_N + c0 + j * dc);
+                BOX[c] |= b;
+                if (i == SEAL_BOX - 1 || j == SEAL_BOX - 1)
+                    BOX_FAR[c] |= b;
+            }
     }
 }
 
@@ -146,6 +167,23 @@ static bb_t neighbours(bb_t g)
     return ((g << FETLAR_N) | (g >> FETLAR_N) | ((g << 1) & NOT_A) |
             ((g >> 1) & NOT_K)) &
            BOARD;
+}
+
+/* Corners the attackers have walled off: no path from the corner through
+ * the box at it, avoiding attackers, reaches the box's far edge or the king
+ * (a full triangle a3 b2 c1 does it; so does a4 b3 c2 d1). */
+static int sealed_corners(bb_t att, int king)
+{
+    static const int corner_sq[4] = {0, FETLAR_N - 1, FETLAR_N * (FETLAR_N - 1),
+                                     FETLAR_SQ - 1};
+    int n = 0;
+    for (int c = 0; c < 4; c++) {
+        bb_t open = BOX[c] & ~att, f = bit(corner_sq[c]);
+        for (bb_t g; !(f & BOX_FAR[c]) && (g = (f | neighbours(f)) & open) != f;)
+            f = g;
+        n += !(f & (BOX_FAR[c] | bit(king)));
+    }
+    return n;
 }
 
 /* ---- exact tactics ---------------------------------------------------------- */
@@ -437,6 +475,11 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
     static const int tri_units[4] = {0, 1, 3, 9};
     for (int c = 0; c < 4; c++)
         t->guards -= w->tri * tri_units[popcnt(att & TRI[c])];
+    if (w->seal)
+        t->guards -= w->seal * sealed_corners(att, s->king);
+    for (int c = 0; c < 4; c++)
+        if (!(att & LINE3[c]))
+            t->guards += w->open_line;
 
     /* Attackers beside the king (the empty throne helps them). */
     bb_t around = neighbours(king);
