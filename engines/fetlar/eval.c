@@ -284,6 +284,34 @@ static int beside_corner(int sq)
     return 0;
 }
 
+/* The squares diagonally beside the corners (b2 j2 b10 j10).  A king there
+ * with both edge neighbours (a2 and b1 for b2) empty, the attackers to move,
+ * cannot be stopped: they can fill one, and from the other (beside the
+ * corner, on the edge where he cannot be captured) he steps into the corner.
+ * (With the defenders to move, one empty neighbour is a king_forks target.) */
+static const int diag_sq[4] = {FETLAR_N + 1, 2 * FETLAR_N - 2, FETLAR_SQ - 2 * FETLAR_N + 1,
+                               FETLAR_SQ - FETLAR_N - 2};
+
+/* Empty edge neighbours of diagonal square i (0..2). */
+static int diag_open(const struct fetlar_state *s, int i)
+{
+    int sq = diag_sq[i], n = 0;
+    for (int d = 0; d < 4; d++) {
+        int q = fetlar_nb[sq][d];
+        n += q >= 0 && fetlar_on_edge(q) && !s->board[q];
+    }
+    return n;
+}
+
+/* Index of the diagonal square at sq, or -1. */
+static int diag_index(int sq)
+{
+    for (int i = 0; i < 4; i++)
+        if (diag_sq[i] == sq)
+            return i;
+    return -1;
+}
+
 /* Edge squares the king reaches in one move from which two routes open, or
  * one beside a corner (the edge king cannot be captured there, nor the
  * corner blocked). */
@@ -329,8 +357,9 @@ int fetlar_tactic(const struct fetlar_state *s)
         return 1;
     if (s->quiet + 1 >= FETLAR_DRAW_PLIES)
         return 0;
-    int r = fetlar_routes(s);
-    if (r >= 2 || (r == 1 && !route_blockable(s)))
+    int r = fetlar_routes(s), di = diag_index(s->king);
+    if (r >= 2 || (r == 1 && !route_blockable(s)) ||
+        (di >= 0 && diag_open(s, di) == 2 && s->quiet + 4 < FETLAR_DRAW_PLIES))
         return fetlar_has_move(s) ? -2 : 0;
     return 0;
 }

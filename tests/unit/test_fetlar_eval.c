@@ -115,6 +115,26 @@ static void test_tactical_moves(void **state)
     assert_true(fetlar_is_tactical(&s, FETLAR_MOVE(44, 0)));
 }
 
+static void test_corner_diagonal(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    /* King on j10, k10 and j11 empty: the attackers cannot cover both. */
+    setup(&s, "Kj10 ti11 tk9 ta5", 'b', 0);
+    assert_int_equal(fetlar_tactic(&s), -2);
+    setup(&s, "Kj10 tj11 tk9 ta5", 'b', 0); /* j11 held: k10 can be blocked */
+    assert_int_equal(fetlar_tactic(&s), 0);
+    /* The defenders to move: one open neighbour is enough (k10, then k11):
+     * a fork target. */
+    setup(&s, "Kj10 tj11 tk9 ta5", 'w', 0);
+    assert_int_equal(fetlar_tactic(&s), 3);
+    setup(&s, "Kj10 tj11 tk10 tj9 ti10 ta5", 'w', 0); /* shut in */
+    assert_int_equal(fetlar_tactic(&s), 0);
+    /* Not with too few plies left before the 100-ply rule. */
+    setup(&s, "Kj10 ti11 tk9 ta5", 'b', 96);
+    assert_int_equal(fetlar_tactic(&s), 0);
+}
+
 static void test_eval_symmetry(void **state)
 {
     (void)state;
@@ -214,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_fork),
         cmocka_unit_test(test_king_capture_in_one),
         cmocka_unit_test(test_tactical_moves),
+        cmocka_unit_test(test_corner_diagonal),
         cmocka_unit_test(test_eval_symmetry),
         cmocka_unit_test(test_eval_centred),
         cmocka_unit_test(test_shut_in_king),
