@@ -285,22 +285,26 @@ static int beside_corner(int sq)
 }
 
 /* The squares diagonally beside the corners (b2 j2 b10 j10).  A king there
- * with both edge neighbours (a2 and b1 for b2) empty, the attackers to move,
- * cannot be stopped: they can fill one, and from the other (beside the
- * corner, on the edge where he cannot be captured) he steps into the corner.
- * (With the defenders to move, one empty neighbour is a king_forks target.) */
+ * reaching an empty edge neighbour (a2 or b1 for b2) has won: beside the
+ * corner, on the edge where he cannot be captured, he steps into it next.
+ * (With the defenders to move, that neighbour is a king_forks target.) */
 static const int diag_sq[4] = {FETLAR_N + 1, 2 * FETLAR_N - 2, FETLAR_SQ - 2 * FETLAR_N + 1,
                                FETLAR_SQ - FETLAR_N - 2};
 
-/* Empty edge neighbours of diagonal square i (0..2). */
-static int diag_open(const struct fetlar_state *s, int i)
+/* The attackers to move, the king on diagonal square i: can they keep him
+ * from an edge neighbour?  Not when both are empty, nor when the one empty
+ * is out of every attacker's reach. */
+static int diag_lost(const struct fetlar_state *s, int i)
 {
-    int sq = diag_sq[i], n = 0;
+    int sq = diag_sq[i], open = 0, reachable = 0;
     for (int d = 0; d < 4; d++) {
         int q = fetlar_nb[sq][d];
-        n += q >= 0 && fetlar_on_edge(q) && !s->board[q];
+        if (q >= 0 && fetlar_on_edge(q) && !s->board[q]) {
+            open++;
+            reachable += attacker_reaches(s, q);
+        }
     }
-    return n;
+    return open == 2 || (open == 1 && !reachable);
 }
 
 /* Index of the diagonal square at sq, or -1. */
@@ -359,7 +363,7 @@ int fetlar_tactic(const struct fetlar_state *s)
         return 0;
     int r = fetlar_routes(s), di = diag_index(s->king);
     if (r >= 2 || (r == 1 && !route_blockable(s)) ||
-        (di >= 0 && diag_open(s, di) == 2 && s->quiet + 4 < FETLAR_DRAW_PLIES))
+        (di >= 0 && diag_lost(s, di) && s->quiet + 4 < FETLAR_DRAW_PLIES))
         return fetlar_has_move(s) ? -2 : 0;
     return 0;
 }

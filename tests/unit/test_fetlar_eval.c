@@ -124,6 +124,9 @@ static void test_corner_diagonal(void **state)
     assert_int_equal(fetlar_tactic(&s), -2);
     setup(&s, "Kj10 tj11 tk9 ta5", 'b', 0); /* j11 held: k10 can be blocked */
     assert_int_equal(fetlar_tactic(&s), 0);
+    /* ... but not when the defender on k9 cuts k10 off from the attackers. */
+    setup(&s, "Kj10 tj11 Tk9 tk5 ta5", 'b', 0);
+    assert_int_equal(fetlar_tactic(&s), -2);
     /* The defenders to move: one open neighbour is enough (k10, then k11):
      * a fork target. */
     setup(&s, "Kj10 tj11 tk9 ta5", 'w', 0);
