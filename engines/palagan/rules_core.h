@@ -428,6 +428,7 @@ static inline uint64_t po_next(struct rng *r)
 
 static inline uint64_t po_below(struct rng *r, uint64_t n)
 {
+    assert(n > 0 && n < PAL_DIVS);
     uint64_t x = po_next(r);
     /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
      * UINT64_MAX - n: only a draw above that needs it */
@@ -436,7 +437,7 @@ static inline uint64_t po_below(struct rng *r, uint64_t n)
         while (x >= lim)
             x = po_next(r);
     }
-    return x % n;
+    return pal_mod(x, n);
 }
 
 /* Index of the k-th set bit of the word x (k < popcount(x)). */
@@ -513,6 +514,11 @@ struct po {
     uint32_t cls[2][4];              /* slots with no, one, two liberties ([3] scratch) */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
+    /* the last maneuver (po_apply): where it took liberties (the cell it
+     * filled and the cell a push filled, with their neighbours; a vacated
+     * cell only gives liberties) and its key (pal_man_key) */
+    BB near;
+    unsigned key;
 };
 
 /* Set the liberties of slot k (and its class: no, one, two liberties). */
@@ -697,15 +703,18 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
     const int me = s->stm;
     const int t = (int)PAL_TO(m);
     BB check = bor(ld(s->check), bit(t));
+    int t2 = -1;
+    p->key = (unsigned)t;
     if (PAL_KIND(m) == PAL_SUMMON) {
         assert(s->reserve[me] > 0);
         s->reserve[me]--;
         s->active = 1;
     } else {
-        const int f = (int)PAL_FROM(m);
+        const int f = (int)PAL_FROM(m), k = adj_dir(g, f, t);
+        t2 = g->step[t][k];
+        p->key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
         po_take(g, p, me, f);
         if (has(ld(s->occ[me ^ 1]), t)) { /* push */
-            int t2 = g->step[t][adj_dir(g, f, t)];
             assert(t2 >= 0);
             po_take(g, p, me ^ 1, t);
             po_put(g, p, me ^ 1, t2);
@@ -723,6 +732,10 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
         s->captures[me] = (uint8_t)(s->captures[me] + got);
         s->active = 1;
     }
+    /* an enemy piece beyond t: pushed there, likely */
+    const int u = t2 >= 0 ? t2 : t;
+    p->near = bor(bor(NBR(g, t), bit(t)),
+                  bsel(t2 >= 0 && has(ld(s->occ[me ^ 1]), u), bor(NBR(g, u), bit(u))));
     return got;
 }
 
@@ -993,23 +1006,6 @@ pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
     return m;
 }
 
-/* Where a maneuver took liberties: the cell it filled and the cell a push
- * filled, with their neighbours (a vacated cell only gives liberties). */
-static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m,
-                      unsigned *key)
-{
-    int t = (int)PAL_TO(m);
-    BB h = bor(NBR(g, t), bit(t));
-    *key = (unsigned)t;
-    if (PAL_KIND(m) == PAL_STEP) {
-        int f = (int)PAL_FROM(m), k = adj_dir(g, f, t), t2 = g->step[t][k];
-        *key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
-        if (t2 >= 0 && pal_at(s, t2) == (s->stm ^ 1)) /* pushed there, likely */
-            h = bor(h, bor(NBR(g, t2), bit(t2)));
-    }
-    return h;
-}
-
 int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                      const struct pal_policy *pol, struct pal_trace *tr)
 {
@@ -1022,11 +1018,10 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
         struct pal_state save = p.s;
         pal_man m;
         while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
-            unsigned key;
-            hot_cur = bor(hot_cur, near(g, &p.s, m, &key));
+            hot_cur = bor(hot_cur, p.near);
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = p.s.stm;
-                tr->key[tr->n++] = (uint16_t)key;
+                tr->key[tr->n++] = (uint16_t)p.key;
             }
         }
         hot_prev = hot_cur;
