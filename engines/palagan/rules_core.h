@@ -511,7 +511,7 @@ static int pick_bit(BB b, struct rng *r)
 struct po {
     struct pal_state s;
     uint32_t used[2];                /* slots in use, per side */
-    uint32_t cls[2][4];              /* slots with no, one, two liberties ([3] scratch) */
+    uint64_t cls[2];                 /* slots with no, one, two liberties: bits 0, 20, 40 on */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
     /* the last maneuver (po_apply): where it took liberties (the cell it
@@ -521,25 +521,27 @@ struct po {
     unsigned key;
 };
 
+/* The slots of `side` with j = 0, 1, 2 liberties. */
+#define PO_CLW 20 /* bits a class takes in cls (PO_NCL slots) */
+#define PO_CLS3 (1 | (uint64_t)1 << PO_CLW | (uint64_t)1 << (2 * PO_CLW))
+#define PO_CLS_ALL (((uint64_t)1 << (3 * PO_CLW)) - 1)
+#define PO_CLS(p, side, j) ((uint32_t)((p)->cls[side] >> (PO_CLW * (j))) & ((1u << PO_CLW) - 1))
+_Static_assert(PO_NCL <= PO_CLW, "a class holds every slot");
+
 /* Set the liberties of slot k (and its class: no, one, two liberties). */
 static inline void po_lb(struct po *p, int side, int k, BB lb)
 {
     p->lb[side][k] = lb;
-    const uint32_t b = 1u << k;
-    uint32_t *c = p->cls[side];
-    c[0] &= ~b;
-    c[1] &= ~b;
-    c[2] &= ~b;
-    c[cnt3(lb)] |= b;
+    const uint64_t b = (uint64_t)1 << k;
+    /* (three or more liberties: the bit goes above bit 59, or out) */
+    p->cls[side] = (p->cls[side] & ~(b * PO_CLS3)) | ((b << (PO_CLW * cnt3(lb))) & PO_CLS_ALL);
 }
 
 static inline void po_free(struct po *p, int side, int k)
 {
     const uint32_t b = ~(1u << k);
     p->used[side] &= b;
-    p->cls[side][0] &= b;
-    p->cls[side][1] &= b;
-    p->cls[side][2] &= b;
+    p->cls[side] &= ~(PO_CLS3 << k);
 }
 
 /* b if c, else nothing. */
@@ -577,7 +579,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
     for (int side = 0; side < 2; side++) {
         BB own = ld(p->s.occ[side]), cand = own;
         p->used[side] = 0;
-        memset(p->cls[side], 0, sizeof p->cls[side]);
+        p->cls[side] = 0;
         while (nz(cand)) {
             BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
             po_new(p, side, cl, lb);
@@ -623,12 +625,19 @@ static inline __attribute__((always_inline)) void po_put(const struct pal_geom *
     st(p->s.occ[side], bor(own, tb));
 }
 
-/* The piece of `side` on f leaves the board (for a step or a push). */
-static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f)
+/* The piece of `side` on f leaves the board for `to`, the next cell (a step
+ * or a push), which the caller fills with po_put right after (the other
+ * side's take and put for a push may come between: they change only
+ * liberties of this side's clusters).  The cluster may then be kept whole
+ * in its slot even where the piece's going splits it, when the piece on
+ * `to` joins it again (the slot's stones are one cluster again after
+ * po_put, its liberties the union's all along). */
+static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f, int to)
 {
     const BB fb = bit(f), nb = NBR(g, f);
     const BB own = bandn(ld(p->s.occ[side]), fb);
     st(p->s.occ[side], own);
+    (void)to; /* (the portable build tests only the run without it) */
     const int k = p->cid[f];
     BB rest = bandn(p->st[side][k], fb);
     const BB empty = empty_of(g, &p->s);
@@ -638,10 +647,12 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
         p->st[side][k] = rest;
         po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
 #if W == 1 && defined(PAL_HW)
-    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1) {
-        /* f's neighbours in the cluster are one run around it, which holds
-         * the rest together: no split.  f is a new liberty, and the
-         * liberties next to f and to nothing else of the cluster go. */
+    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1 || (g->run[f] >> _pext_u64(own | bit(to), nb)) & 1) {
+        /* f's neighbours in the cluster, or those and `to`, are one run
+         * around it, which holds the rest together (with the piece on
+         * `to`): no split.  f is a new liberty, and the liberties next to f
+         * and to nothing else of the cluster go (po_put gives back those
+         * next to `to`). */
         BB lb = bor(p->lb[side][k], fb);
         for (BB e = band(lb, nb); nz(e); e = poplow(e)) {
             const int c = ctz(e);
@@ -677,7 +688,7 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
 static int po_capture(const struct pal_geom *g, struct po *p, int side)
 {
     BB gone = zero();
-    for (uint32_t m = p->cls[side][0]; m; m &= m - 1) {
+    for (uint32_t m = PO_CLS(p, side, 0); m; m &= m - 1) {
         int k = __builtin_ctz(m);
         gone = bor(gone, p->st[side][k]);
         po_free(p, side, k);
@@ -713,16 +724,17 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
         const int f = (int)PAL_FROM(m), k = adj_dir(g, f, t);
         t2 = g->step[t][k];
         p->key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
-        po_take(g, p, me, f);
+        po_take(g, p, me, f, t);
         if (has(ld(s->occ[me ^ 1]), t)) { /* push */
             assert(t2 >= 0);
-            po_take(g, p, me ^ 1, t);
+            po_take(g, p, me ^ 1, t, t2);
             po_put(g, p, me ^ 1, t2);
             check = bor(check, NBR(g, t2));
         }
-        const bool first = s->nman == 0; /* (selects, not a branch) */
-        s->last_from = (uint8_t)(first ? f : s->last_from);
-        s->last_to = (uint8_t)(first ? t : s->last_to);
+        /* the first maneuver's cells, by a mask (not a branch) */
+        const unsigned first = 0u - (unsigned)(s->nman == 0);
+        s->last_from = (uint8_t)(((unsigned)f & first) | (s->last_from & ~first));
+        s->last_to = (uint8_t)(((unsigned)t & first) | (s->last_to & ~first));
     }
     po_put(g, p, me, t);
     st(s->check, check);
@@ -733,24 +745,24 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
         s->active = 1;
     }
     /* an enemy piece beyond t: pushed there, likely */
-    const int u = t2 >= 0 ? t2 : t;
+    const int u = t2 + ((t - t2) & (t2 >> 31)); /* t2, or t where there is none */
     p->near = bor(bor(NBR(g, t), bit(t)),
-                  bsel(t2 >= 0 && has(ld(s->occ[me ^ 1]), u), bor(NBR(g, u), bit(u))));
+                  bsel((t2 >= 0) & has(ld(s->occ[me ^ 1]), u), bor(NBR(g, u), bit(u))));
     return got;
 }
 
 /* pal_can_end on the playout board: has every cluster of the mover a
  * liberty?  (The same: at a turn's start every cluster has one, so one
  * without is one this turn touched.) */
-static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] == 0; }
+static inline bool po_can_end(const struct po *p) { return PO_CLS(p, p->s.stm, 0) == 0; }
 
 /* Liberty points of the clusters of `side` touching `hot` with exactly one
  * (*a1) and two (*a2) liberties. */
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    const uint32_t one = p->cls[side][1];
-    for (uint32_t m = one | p->cls[side][2]; m; m &= m - 1) { /* one loop for both */
+    const uint32_t one = PO_CLS(p, side, 1);
+    for (uint32_t m = one | PO_CLS(p, side, 2); m; m &= m - 1) { /* one loop for both */
         const int k = __builtin_ctz(m);
         const BB lb = bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]);
         const bool is1 = (one >> k) & 1;
@@ -791,7 +803,7 @@ static inline bool po_push_safe(const struct pal_geom *g, const struct po *p, in
 {
     const int me = p->s.stm, kf = p->cid[f];
     const BB nt = NBR(g, t), t2b = bit(t2);
-    for (uint32_t m = p->cls[me][1]; m; m &= m - 1) {
+    for (uint32_t m = PO_CLS(p, me, 1); m; m &= m - 1) {
         const int k = __builtin_ctz(m);
         if (nz(band(p->lb[me][k], t2b)) && k != kf && !nz(band(p->st[me][k], nt)))
             return false;
@@ -1063,9 +1075,9 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                         if (p.cid[ctz(c)] != i)
                             return -1;
                     int nl = popc(p.lb[side][i]);
-                    if ((nl == 1) != (p.cls[side][1] >> i & 1) ||
-                        (nl == 2) != (p.cls[side][2] >> i & 1) ||
-                        (nl == 0) != (p.cls[side][0] >> i & 1))
+                    if ((nl == 1) != (PO_CLS(&p, side, 1) >> i & 1) ||
+                        (nl == 2) != (PO_CLS(&p, side, 2) >> i & 1) ||
+                        (nl == 0) != (PO_CLS(&p, side, 0) >> i & 1))
                         return -1;
                     BB lb;
                     BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);
