@@ -428,7 +428,6 @@ static inline uint64_t po_next(struct rng *r)
 
 static inline uint64_t po_below(struct rng *r, uint64_t n)
 {
-    assert(n > 0 && n < PAL_DIVS);
     uint64_t x = po_next(r);
     /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
      * UINT64_MAX - n: only a draw above that needs it */
@@ -707,8 +706,9 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side)
     return popc(gone);
 }
 
-/* pal_apply on the playout board. */
-static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
+/* pal_apply on the playout board; dir: the direction of a step, where the
+ * caller knows it, else -1. */
+static int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
 {
     struct pal_state *s = &p->s;
     const int me = s->stm;
@@ -721,7 +721,8 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
         s->reserve[me]--;
         s->active = 1;
     } else {
-        const int f = (int)PAL_FROM(m), k = adj_dir(g, f, t);
+        const int f = (int)PAL_FROM(m), k = dir >= 0 ? dir : adj_dir(g, f, t);
+        assert(g->step[f][k] == t);
         t2 = g->step[t][k];
         p->key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
         po_take(g, p, me, f, t);
@@ -852,6 +853,19 @@ static int po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man 
     return got;
 }
 
+/* Play m (step direction dir, or -1) on a copy of p and keep it if the
+ * turn can end then (rare: out of line, the copy off the common path). */
+static __attribute__((noinline)) bool po_try(const struct pal_geom *g, struct po *p, pal_man m,
+                                             int dir)
+{
+    struct po c = *p;
+    po_apply(g, &c, m, dir);
+    if (!po_can_end(&c))
+        return false;
+    *p = c;
+    return true;
+}
+
 /* A uniformly drawn maneuver (summon on an empty cell or a piece and a
  * direction), found by rejection; applied if the turn can still end.
  * 0 if none found in a few tries.  Every cluster of the mover has a
@@ -866,7 +880,7 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
     if (ne + np == 0)
         return 0;
     for (int tries = 0; tries < 24; tries++) {
-        int x = (int)po_below(r, (uint64_t)(ne + 6 * np));
+        int x = (int)po_below(r, (uint64_t)(ne + 6 * np)), k = 0;
         pal_man m;
         if (x < ne) {
             int t = nth_bit(empty, x);
@@ -875,7 +889,8 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
                 continue;
         } else {
             x -= ne;
-            int f = nth_bit(own, x / 6), k = x % 6;
+            int f = nth_bit(own, x / 6);
+            k = x % 6;
             int t = g->step[f][k];
             if (t < 0)
                 continue;
@@ -889,21 +904,34 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
                 if (t2 < 0 || !has(empty, t2))
                     continue;
                 if (!po_push_safe(g, p, f, t, t2)) { /* tried on a copy */
-                    struct po c = *p;
-                    po_apply(g, &c, m);
-                    if (!po_can_end(&c))
+                    if (!po_try(g, p, m, k))
                         continue;
-                    *p = c;
                     return m;
                 }
             } else {
                 continue;
             }
         }
-        po_apply(g, p, m);
+        po_apply(g, p, m, k);
         return m;
     }
     return 0;
+}
+
+/* occupy's candidate m (direction dir) when mending: played on a copy,
+ * kept if it passes `want` and the turn can end. */
+static __attribute__((noinline, cold)) bool occupy_mend(const struct pal_geom *g, struct po *p,
+                                                        pal_man m, int dir, int L, int want)
+{
+    struct po t = *p;
+    int got = po_apply(g, &t, m, dir);
+    if (want == 0 || (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t.s, L, NULL) >= want)) {
+        if (!po_can_end(&t))
+            return false;
+        *p = t;
+        return true;
+    }
+    return false;
 }
 
 /* Try maneuvers that put a piece of the mover on the empty cell L (a
@@ -914,6 +942,7 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
 static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
 {
     pal_man cands[8];
+    int8_t dirs[8] = {0}; /* a step's direction (onto L) */
     int nc = 0;
     const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
@@ -926,19 +955,13 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
     for (int k = 0; k < PAL_NDIR; k++) {
         const int f = g->step[L][k];
         cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
+        dirs[nc] = (int8_t)(k ^ 1);
         nc += (f >= 0) & has(own, f & (64 * W - 1)) & (f != back);
     }
     for (int i = 0; i < nc; i++) {
-        if (mend) {
-            struct po t = *p;
-            int got = po_apply(g, &t, cands[i]);
-            if (want == 0 ||
-                (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t.s, L, NULL) >= want)) {
-                if (!po_can_end(&t))
-                    continue;
-                *p = t;
+        if (__builtin_expect(mend, 0)) {
+            if (occupy_mend(g, p, cands[i], dirs[i], L, want))
                 return cands[i];
-            }
             continue;
         }
         int libs = 0;
@@ -947,8 +970,28 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
         if (want == 0 || (want == 1 ? got > 0 : libs >= want)) {
             if (!ok)
                 continue;
-            po_apply(g, p, cands[i]);
+            po_apply(g, p, cands[i], dirs[i]);
             return cands[i];
+        }
+    }
+    return 0;
+}
+
+/* The policy's last resort (rare: out of its own line, so the common path
+ * keeps a small frame): maneuvers from the full list, tried on a copy --
+ * all of them in order when mending, else four drawn at random. */
+static __attribute__((noinline, cold)) pal_man listed_man(const struct pal_geom *g, struct po *p,
+                                                          struct rng *r, bool mend)
+{
+    pal_man list[PAL_MAX_MAN];
+    int n = SFX(pal_gen_man)(g, &p->s, list);
+    for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
+        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
+        struct po t = *p;
+        po_apply(g, &t, list[i], -1);
+        if (po_can_end(&t)) {
+            *p = t;
+            return list[i];
         }
     }
     return 0;
@@ -993,18 +1036,7 @@ static pal_man policy_man(const struct pal_geom *g, struct po *p, struct rng *r,
     }
     if (!mend && (m = random_man(g, p, r)))
         return m;
-    pal_man list[PAL_MAX_MAN];
-    int n = SFX(pal_gen_man)(g, s, list);
-    for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
-        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
-        struct po t = *p;
-        po_apply(g, &t, list[i]);
-        if (po_can_end(&t)) {
-            *p = t;
-            return list[i];
-        }
-    }
-    return 0;
+    return listed_man(g, p, r, mend);
 }
 
 pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
