@@ -146,6 +146,10 @@ bool pal_fast_cpu(int want);
 void pal_start(struct pal_state *s, int n);
 /* Is the game over by the rules (passes or quiet counter)? */
 bool pal_over(const struct pal_state *s);
+static inline bool pal_over_inline(const struct pal_state *s)
+{
+    return s->passes >= 2 || s->quiet >= PAL_QUIET_END;
+}
 
 /* Maneuvers legal as such right now (summon/move/push; rule 7 applied on
  * the second maneuver).  Does not check the end-of-turn liberty rule.
@@ -162,6 +166,18 @@ int pal_apply(const struct pal_geom *g, struct pal_state *s, pal_man m);
 bool pal_can_end(const struct pal_geom *g, const struct pal_state *s);
 /* End the turn (after 0, 1 or 2 maneuvers): counters, side to move. */
 void pal_end_turn(struct pal_state *s);
+static inline void pal_end_turn_inline(struct pal_state *s)
+{
+    s->passes = (uint8_t)(s->nman == 0 ? s->passes + 1 : 0);
+    s->quiet = (uint8_t)(s->active ? 0 : s->quiet + 1);
+    s->first = 0;
+    s->stm ^= 1;
+    s->nman = 0;
+    s->active = 0;
+    s->last_from = s->last_to = 0;
+    for (int i = 0; i < PAL_WORDS; i++)
+        s->check[i] = 0;
+}
 /* Play a whole legal turn. */
 void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t);
 

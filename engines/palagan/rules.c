@@ -141,10 +141,7 @@ void pal_start(struct pal_state *s, int n)
     s->reserve[0] = s->reserve[1] = PAL_PIECES;
 }
 
-bool pal_over(const struct pal_state *s)
-{
-    return s->passes >= 2 || s->quiet >= PAL_QUIET_END;
-}
+bool pal_over(const struct pal_state *s) { return pal_over_inline(s); }
 
 /* Dispatch to the instantiation of rules_core.h for the board's size. */
 #define PAL_DECL(w)                                                              \
@@ -249,23 +246,7 @@ unsigned pal_man_key(const struct pal_geom *g, pal_man m)
     return PAL_KEY_END;
 }
 
-void pal_end_turn(struct pal_state *s)
-{
-    if (s->nman == 0)
-        s->passes++;
-    else
-        s->passes = 0;
-    if (s->active)
-        s->quiet = 0;
-    else
-        s->quiet++;
-    s->first = 0;
-    s->stm ^= 1;
-    s->nman = 0;
-    s->active = 0;
-    s->last_from = s->last_to = 0;
-    memset(s->check, 0, sizeof s->check);
-}
+void pal_end_turn(struct pal_state *s) { pal_end_turn_inline(s); }
 
 void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t)
 {

@@ -484,7 +484,7 @@ static inline int nth_bit(BB b, int k)
 #endif
 }
 
-static int pick_bit(BB b, struct rng *r)
+static inline int pick_bit(BB b, struct rng *r)
 {
     return nth_bit(b, (int)po_below(r, (uint64_t)popc(b)));
 }
@@ -707,8 +707,11 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side)
 }
 
 /* pal_apply on the playout board; dir: the direction of a step, where the
- * caller knows it, else -1. */
-static int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
+ * caller knows it, else -1.  Built twice (po_apply_summon, po_apply_step:
+ * kind is a constant) so a caller that knows the kind skips its test. */
+static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_geom *g,
+                                                               struct po *p, pal_man m, int dir,
+                                                               const unsigned kind)
 {
     struct pal_state *s = &p->s;
     const int me = s->stm;
@@ -716,7 +719,8 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
     BB check = bor(ld(s->check), bit(t));
     int t2 = -1;
     p->key = (unsigned)t;
-    if (PAL_KIND(m) == PAL_SUMMON) {
+    assert(PAL_KIND(m) == kind);
+    if (kind == PAL_SUMMON) {
         assert(s->reserve[me] > 0);
         s->reserve[me]--;
         s->active = 1;
@@ -750,6 +754,23 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
     p->near = bor(bor(NBR(g, t), bit(t)),
                   bsel((t2 >= 0) & has(ld(s->occ[me ^ 1]), u), bor(NBR(g, u), bit(u))));
     return got;
+}
+
+static __attribute__((noinline)) int po_apply_summon(const struct pal_geom *g, struct po *p,
+                                                     pal_man m)
+{
+    return po_apply_kind(g, p, m, -1, PAL_SUMMON);
+}
+
+static __attribute__((noinline)) int po_apply_step(const struct pal_geom *g, struct po *p,
+                                                   pal_man m, int dir)
+{
+    return po_apply_kind(g, p, m, dir, PAL_STEP);
+}
+
+static inline int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
+{
+    return PAL_KIND(m) == PAL_SUMMON ? po_apply_summon(g, p, m) : po_apply_step(g, p, m, dir);
 }
 
 /* pal_can_end on the playout board: has every cluster of the mover a
@@ -887,6 +908,8 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
             m = PAL_MAN(PAL_SUMMON, 0, t);
             if (!po_summon_ok(g, p, t))
                 continue;
+            po_apply_summon(g, p, m);
+            return m;
         } else {
             x -= ne;
             int f = nth_bit(own, x / 6);
@@ -912,7 +935,7 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
                 continue;
             }
         }
-        po_apply(g, p, m, k);
+        po_apply_step(g, p, m, k);
         return m;
     }
     return 0;
@@ -1058,7 +1081,7 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
     po_init(g, &p);
     /* at first, everything is news */
     BB hot_prev = ld(g->all), hot_cur = zero();
-    for (int ply = 0; ply < pol->maxply && !pal_over(&p.s); ply++) {
+    for (int ply = 0; ply < pol->maxply && !pal_over_inline(&p.s); ply++) {
         struct pal_state save = p.s;
         pal_man m;
         while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
@@ -1074,7 +1097,7 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
             p.s = save;
             po_init(g, &p);
         }
-        pal_end_turn(&p.s);
+        pal_end_turn_inline(&p.s);
     }
     *s = p.s;
     return s->captures[0] - s->captures[1];
