@@ -57,6 +57,7 @@ struct pal_geom {
     int16_t step[PAL_MAX_CELLS][PAL_NDIR]; /* neighbour in direction k, -1 */
     uint8_t degree[PAL_MAX_CELLS];
     pal_bb nbr[PAL_MAX_CELLS];
+    uint64_t nbr1[64]; /* nbr's first word, packed (the one-word code: N <= 5) */
     pal_bb all;
     /* Bit m of run[c]: the neighbours of c picked by m (bit i: the i-th
      * lowest-numbered neighbour) are one unbroken run around c, or none or

@@ -56,6 +56,8 @@ static void geom_build(struct pal_geom *g, int n)
             g->step[i][k] = (int16_t)j;
             if (j >= 0) {
                 pal_set(g->nbr[i], j);
+                if (i < 64)
+                    g->nbr1[i] = g->nbr[i][0];
                 g->degree[i]++;
             }
         }

@@ -116,7 +116,11 @@ static inline BB zero(void)
 }
 #endif
 
+#if W == 1
+#define NBR(g, i) ((g)->nbr1[i])
+#else
 #define NBR(g, i) ld((g)->nbr[i])
+#endif
 
 /* The number of cells in a, up to 3: min(popc(a), 3). */
 static inline int cnt3(BB a)
@@ -681,6 +685,15 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
     }
 }
 
+/* The pushed piece of `side` from t to t2 (out of po_apply's line: pushes
+ * are few, and the common path stays short). */
+static __attribute__((noinline)) void po_shove(const struct pal_geom *g, struct po *p, int side,
+                                               int t, int t2)
+{
+    po_take(g, p, side, t, t2);
+    po_put(g, p, side, t2);
+}
+
 /* Remove the clusters of `side` without a liberty (those a maneuver of
  * the other side left so: all of them, since a side never keeps one);
  * returns the pieces. */
@@ -732,8 +745,7 @@ static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_
         po_take(g, p, me, f, t);
         if (has(ld(s->occ[me ^ 1]), t)) { /* push */
             assert(t2 >= 0);
-            po_take(g, p, me ^ 1, t, t2);
-            po_put(g, p, me ^ 1, t2);
+            po_shove(g, p, me ^ 1, t, t2);
             check = bor(check, NBR(g, t2));
         }
         /* the first maneuver's cells, by a mask (not a branch) */
@@ -914,15 +926,18 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
             x -= ne;
             int f = nth_bit(own, x / 6);
             k = x % 6;
-            int t = g->step[f][k];
-            if (t < 0)
-                continue;
-            m = PAL_MAN(PAL_STEP, f, t);
-            if (has(empty, t)) {
-                /* a move keeps a liberty: the cell it leaves */
-                if (s->nman == 1 && f == s->last_to && t == s->last_from)
-                    continue;
-            } else if (has(opp, t)) {
+            const int t = g->step[f][k];
+            /* t, or off the board a cell number no board has */
+            const int tc = t & (64 * W - 1);
+            m = PAL_MAN(PAL_STEP, f, tc);
+            /* a move (not undoing the first maneuver, rule 7) keeps a
+             * liberty, the cell it leaves: one test for the common case */
+            if (has(empty, tc) &
+                !((s->nman == 1) & (f == s->last_to) & (t == s->last_from))) {
+                po_apply_step(g, p, m, k);
+                return m;
+            }
+            if (has(opp, tc)) {
                 int t2 = g->step[t][k];
                 if (t2 < 0 || !has(empty, t2))
                     continue;
@@ -1084,7 +1099,9 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
     for (int ply = 0; ply < pol->maxply && !pal_over_inline(&p.s); ply++) {
         struct pal_state save = p.s;
         pal_man m;
-        while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
+        /* (a turn with its maneuvers made ends without asking the policy) */
+        while (p.s.nman < (p.s.first ? 1 : 2) &&
+               (m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
             hot_cur = bor(hot_cur, p.near);
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = p.s.stm;
