@@ -6,6 +6,7 @@
  */
 #include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__BMI2__) || defined(PAL_HW)
@@ -527,17 +528,18 @@ struct po {
 /* The slots of `side` with j = 0, 1, 2 liberties. */
 #define PO_CLW 20 /* bits a class takes in cls (PO_NCL slots) */
 #define PO_CLS3 (1 | (uint64_t)1 << PO_CLW | (uint64_t)1 << (2 * PO_CLW))
-#define PO_CLS_ALL (((uint64_t)1 << (3 * PO_CLW)) - 1)
 #define PO_CLS(p, side, j) ((uint32_t)((p)->cls[side] >> (PO_CLW * (j))) & ((1u << PO_CLW) - 1))
 _Static_assert(PO_NCL <= PO_CLW, "a class holds every slot");
+_Static_assert(offsetof(struct pal_state, last_to) == offsetof(struct pal_state, last_from) + 1,
+               "po_apply writes the two as one");
 
 /* Set the liberties of slot k (and its class: no, one, two liberties). */
 static inline void po_lb(struct po *p, int side, int k, BB lb)
 {
+    /* slot 0's bit in cls for no, one, two, three or more liberties */
+    static const uint64_t of[4] = {1, (uint64_t)1 << PO_CLW, (uint64_t)1 << (2 * PO_CLW), 0};
     p->lb[side][k] = lb;
-    const uint64_t b = (uint64_t)1 << k;
-    /* (three or more liberties: the bit goes above bit 59, or out) */
-    p->cls[side] = (p->cls[side] & ~(b * PO_CLS3)) | ((b << (PO_CLW * cnt3(lb))) & PO_CLS_ALL);
+    p->cls[side] = (p->cls[side] & ~(PO_CLS3 << k)) | (of[cnt3(lb)] << k);
 }
 
 static inline void po_free(struct po *p, int side, int k)
@@ -697,7 +699,8 @@ static __attribute__((noinline)) void po_shove(const struct pal_geom *g, struct 
 /* Remove the clusters of `side` without a liberty (those a maneuver of
  * the other side left so: all of them, since a side never keeps one);
  * returns the pieces. */
-static int po_capture(const struct pal_geom *g, struct po *p, int side)
+static __attribute__((noinline)) int po_capture_some(const struct pal_geom *g, struct po *p,
+                                                     int side)
 {
     BB gone = zero();
     for (uint32_t m = PO_CLS(p, side, 0); m; m &= m - 1) {
@@ -719,8 +722,13 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side)
     return popc(gone);
 }
 
-/* pal_apply on the playout board; dir: the direction of a step, where the
- * caller knows it, else -1.  Built twice (po_apply_summon, po_apply_step:
+/* (most maneuvers capture nothing: that test inline) */
+static inline int po_capture(const struct pal_geom *g, struct po *p, int side)
+{
+    return PO_CLS(p, side, 0) ? po_capture_some(g, p, side) : 0;
+}
+
+/* pal_apply on the playout board; dir: the direction of a step.  Built twice (po_apply_summon, po_apply_step:
  * kind is a constant) so a caller that knows the kind skips its test. */
 static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_geom *g,
                                                                struct po *p, pal_man m, int dir,
@@ -738,8 +746,8 @@ static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_
         s->reserve[me]--;
         s->active = 1;
     } else {
-        const int f = (int)PAL_FROM(m), k = dir >= 0 ? dir : adj_dir(g, f, t);
-        assert(g->step[f][k] == t);
+        const int f = (int)PAL_FROM(m), k = dir;
+        assert(k >= 0 && g->step[f][k] == t);
         t2 = g->step[t][k];
         p->key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
         po_take(g, p, me, f, t);
@@ -748,10 +756,13 @@ static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_
             po_shove(g, p, me ^ 1, t, t2);
             check = bor(check, NBR(g, t2));
         }
-        /* the first maneuver's cells, by a mask (not a branch) */
-        const unsigned first = 0u - (unsigned)(s->nman == 0);
-        s->last_from = (uint8_t)(((unsigned)f & first) | (s->last_from & ~first));
-        s->last_to = (uint8_t)(((unsigned)t & first) | (s->last_to & ~first));
+        /* the first maneuver's cells (both bytes by one select) */
+        const uint8_t now[2] = {(uint8_t)f, (uint8_t)t};
+        uint16_t ft, nft;
+        memcpy(&ft, &s->last_from, 2);
+        memcpy(&nft, now, 2);
+        ft = s->nman == 0 ? nft : ft;
+        memcpy(&s->last_from, &ft, 2);
     }
     po_put(g, p, me, t);
     st(s->check, check);
@@ -780,9 +791,12 @@ static __attribute__((noinline)) int po_apply_step(const struct pal_geom *g, str
     return po_apply_kind(g, p, m, dir, PAL_STEP);
 }
 
+/* dir: a step's direction, -1 to look it up. */
 static inline int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
 {
-    return PAL_KIND(m) == PAL_SUMMON ? po_apply_summon(g, p, m) : po_apply_step(g, p, m, dir);
+    if (PAL_KIND(m) == PAL_SUMMON)
+        return po_apply_summon(g, p, m);
+    return po_apply_step(g, p, m, dir >= 0 ? dir : adj_dir(g, (int)PAL_FROM(m), (int)PAL_TO(m)));
 }
 
 /* pal_can_end on the playout board: has every cluster of the mover a
@@ -912,9 +926,10 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
     const int ne = s->reserve[me] ? popc(empty) : 0, np = popc(own);
     if (ne + np == 0)
         return 0;
-    for (int tries = 0; tries < 24; tries++) {
-        int x = (int)po_below(r, (uint64_t)(ne + 6 * np)), k = 0;
-        pal_man m;
+    pal_man m = 0;
+    int k = 0, tries;
+    for (tries = 0; tries < 24; tries++) {
+        int x = (int)po_below(r, (uint64_t)(ne + 6 * np));
         if (x < ne) {
             int t = nth_bit(empty, x);
             m = PAL_MAN(PAL_SUMMON, 0, t);
@@ -922,38 +937,33 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
                 continue;
             po_apply_summon(g, p, m);
             return m;
-        } else {
-            x -= ne;
-            int f = nth_bit(own, x / 6);
-            k = x % 6;
-            const int t = g->step[f][k];
-            /* t, or off the board a cell number no board has */
-            const int tc = t & (64 * W - 1);
-            m = PAL_MAN(PAL_STEP, f, tc);
-            /* a move (not undoing the first maneuver, rule 7) keeps a
-             * liberty, the cell it leaves: one test for the common case */
-            if (has(empty, tc) &
-                !((s->nman == 1) & (f == s->last_to) & (t == s->last_from))) {
-                po_apply_step(g, p, m, k);
-                return m;
-            }
-            if (has(opp, tc)) {
-                int t2 = g->step[t][k];
-                if (t2 < 0 || !has(empty, t2))
-                    continue;
-                if (!po_push_safe(g, p, f, t, t2)) { /* tried on a copy */
-                    if (!po_try(g, p, m, k))
-                        continue;
-                    return m;
-                }
-            } else {
-                continue;
-            }
         }
-        po_apply_step(g, p, m, k);
-        return m;
+        x -= ne;
+        int f = nth_bit(own, x / 6);
+        k = x % 6;
+        const int t = g->step[f][k];
+        /* t, or off the board a cell number no board has */
+        const int tc = t & (64 * W - 1);
+        m = PAL_MAN(PAL_STEP, f, tc);
+        /* a move (not undoing the first maneuver, rule 7) keeps a liberty,
+         * the cell it leaves: one test for the common case */
+        if (has(empty, tc) & !((s->nman == 1) & (f == s->last_to) & (t == s->last_from)))
+            break;
+        if (!has(opp, tc))
+            continue;
+        int t2 = g->step[t][k];
+        if (t2 < 0 || !has(empty, t2))
+            continue;
+        if (po_push_safe(g, p, f, t, t2))
+            break;
+        if (po_try(g, p, m, k)) /* tried on a copy */
+            return m;
     }
-    return 0;
+    if (tries == 24)
+        return 0;
+    /* the step, played here (the one call site of the common path) */
+    po_apply_kind(g, p, m, k, PAL_STEP);
+    return m;
 }
 
 /* occupy's candidate m (direction dir) when mending: played on a copy,
@@ -1096,8 +1106,11 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
     po_init(g, &p);
     /* at first, everything is news */
     BB hot_prev = ld(g->all), hot_cur = zero();
+    /* the position before the first turn: only a turn begun before the
+     * playout (a suicidal first maneuver) can fail to end; every later
+     * one begins with liberties for all and the policy keeps them */
+    const struct pal_state save = p.s;
     for (int ply = 0; ply < pol->maxply && !pal_over_inline(&p.s); ply++) {
-        struct pal_state save = p.s;
         pal_man m;
         /* (a turn with its maneuvers made ends without asking the policy) */
         while (p.s.nman < (p.s.first ? 1 : 2) &&
@@ -1111,6 +1124,7 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
         hot_prev = hot_cur;
         hot_cur = zero();
         if (!po_can_end(&p)) { /* cannot happen from a legal tree node */
+            assert(ply == 0);
             p.s = save;
             po_init(g, &p);
         }
