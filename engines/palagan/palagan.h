@@ -106,18 +106,19 @@ struct pal_div {
 };
 extern struct pal_div pal_divs[PAL_DIVS];
 
-/* x % d (0 < d < PAL_DIVS) by pal_divs. */
-static inline uint64_t pal_mod(uint64_t x, uint64_t d)
+/* x % d (0 < d < PAL_DIVS) by v = pal_divs[d]. */
+static inline uint64_t pal_mod_by(uint64_t x, uint64_t d, struct pal_div v)
 {
 #if defined(__SIZEOF_INT128__)
-    const struct pal_div *v = &pal_divs[d];
-    const uint64_t t = (uint64_t)(((unsigned __int128)v->m * x) >> 64);
-    const uint64_t q = (t + ((x - t) >> v->s1)) >> v->s2;
+    const uint64_t t = (uint64_t)(((unsigned __int128)v.m * x) >> 64);
+    const uint64_t q = (t + ((x - t) >> v.s1)) >> v.s2;
     return x - q * d;
 #else
+    (void)v;
     return x % d;
 #endif
 }
+static inline uint64_t pal_mod(uint64_t x, uint64_t d) { return pal_mod_by(x, d, pal_divs[d]); }
 
 /* Word access for the slow paths (text, hash). */
 static inline bool pal_has(const pal_bb b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }

@@ -137,6 +137,19 @@ static inline int cnt3(BB a)
 #endif
 }
 
+/* The cells numbered c and above. */
+static inline BB at_or_above(int c)
+{
+#if W == 1
+    return ~(uint64_t)0 << c;
+#else
+    BB b;
+    for (int i = 0; i < W; i++)
+        b.w[i] = c >= 64 * (i + 1) ? 0 : c <= 64 * i ? ~(uint64_t)0 : ~(uint64_t)0 << (c - 64 * i);
+    return b;
+#endif
+}
+
 static inline BB empty_of(const struct pal_geom *g, const struct pal_state *s)
 {
     return bandn(ld(g->all), bor(ld(s->occ[0]), ld(s->occ[1])));
@@ -431,7 +444,8 @@ static inline uint64_t po_next(struct rng *r)
     return result;
 }
 
-static inline uint64_t po_below(struct rng *r, uint64_t n)
+/* po_below with n's divisor looked up by the caller (v = pal_divs[n]). */
+static inline uint64_t po_below_by(struct rng *r, uint64_t n, struct pal_div v)
 {
     uint64_t x = po_next(r);
     /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
@@ -441,8 +455,10 @@ static inline uint64_t po_below(struct rng *r, uint64_t n)
         while (x >= lim)
             x = po_next(r);
     }
-    return pal_mod(x, n);
+    return pal_mod_by(x, n, v);
 }
+
+static inline uint64_t po_below(struct rng *r, uint64_t n) { return po_below_by(r, n, pal_divs[n]); }
 
 /* Index of the k-th set bit of the word x (k < popcount(x)). */
 static inline int sel64(uint64_t x, int k)
@@ -926,28 +942,35 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
     const int ne = s->reserve[me] ? popc(empty) : 0, np = popc(own);
     if (ne + np == 0)
         return 0;
-    pal_man m = 0;
-    int k = 0, tries;
+    const uint64_t nx = (uint64_t)(ne + 6 * np);
+    const struct pal_div dv = pal_divs[nx];
+    /* rule 7: the draw that would step the first maneuver's piece back
+     * (none after a summon: last_from = last_to then) */
+    int xbad = -1;
+    if (s->nman == 1 && s->last_from != s->last_to) {
+        assert(has(own, s->last_to));
+        xbad = ne + 6 * popc(bandn(own, at_or_above(s->last_to))) +
+               adj_dir(g, s->last_to, s->last_from);
+    }
+    int x, k = 0, f = 0, tc = 0, tries;
     for (tries = 0; tries < 24; tries++) {
-        int x = (int)po_below(r, (uint64_t)(ne + 6 * np));
+        x = (int)po_below_by(r, nx, dv);
         if (x < ne) {
             int t = nth_bit(empty, x);
-            m = PAL_MAN(PAL_SUMMON, 0, t);
             if (!po_summon_ok(g, p, t))
                 continue;
+            const pal_man m = PAL_MAN(PAL_SUMMON, 0, t);
             po_apply_summon(g, p, m);
             return m;
         }
-        x -= ne;
-        int f = nth_bit(own, x / 6);
-        k = x % 6;
+        f = nth_bit(own, (x - ne) / 6);
+        k = (x - ne) % 6;
         const int t = g->step[f][k];
         /* t, or off the board a cell number no board has */
-        const int tc = t & (64 * W - 1);
-        m = PAL_MAN(PAL_STEP, f, tc);
-        /* a move (not undoing the first maneuver, rule 7) keeps a liberty,
-         * the cell it leaves: one test for the common case */
-        if (has(empty, tc) & !((s->nman == 1) & (f == s->last_to) & (t == s->last_from)))
+        tc = t & (64 * W - 1);
+        /* a move (not undoing the first maneuver) keeps a liberty, the
+         * cell it leaves: one test for the common case */
+        if (has(empty, tc) & (x != xbad))
             break;
         if (!has(opp, tc))
             continue;
@@ -956,12 +979,13 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
             continue;
         if (po_push_safe(g, p, f, t, t2))
             break;
-        if (po_try(g, p, m, k)) /* tried on a copy */
-            return m;
+        if (po_try(g, p, PAL_MAN(PAL_STEP, f, t), k)) /* tried on a copy */
+            return PAL_MAN(PAL_STEP, f, t);
     }
     if (tries == 24)
         return 0;
     /* the step, played here (the one call site of the common path) */
+    const pal_man m = PAL_MAN(PAL_STEP, f, tc);
     po_apply_kind(g, p, m, k, PAL_STEP);
     return m;
 }
