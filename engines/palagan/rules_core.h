@@ -1024,6 +1024,9 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
     /* the steps onto L from pieces next to it, in direction order, without
      * a branch per direction (rule 7: not back to the cell just left) */
     const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 6
+#endif
     for (int k = 0; k < PAL_NDIR; k++) {
         const int f = g->step[L][k];
         cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
