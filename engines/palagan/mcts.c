@@ -2,6 +2,7 @@
 #include "mcts.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,22 @@ static const struct mc_params default_params = {
     .grave_ref = 0,
     .reuse = false,
 };
+
+/* 1 / sqrt(k) for the exploration term of the edges with fewer visits
+ * (most of them): sqrt(log N / (n + 1)) = sqrt(log N) / sqrt(n + 1), one
+ * square root a node, not one an edge. */
+#define MC_ISQ 4096
+static double isq_tab[MC_ISQ];
+static pthread_once_t isq_once = PTHREAD_ONCE_INIT;
+static void isq_init(void)
+{
+    for (int k = 1; k < MC_ISQ; k++)
+        isq_tab[k] = 1.0 / sqrt((double)k);
+}
+static inline double inv_sqrt_visits(uint32_t k)
+{
+    return k < MC_ISQ ? isq_tab[k] : 1.0 / sqrt((double)k);
+}
 
 void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
 
@@ -53,6 +70,7 @@ void mc_clear(struct mcts *t) { t->have_tree = false; }
 
 void mc_init(struct mcts *t, size_t mb, uint64_t seed)
 {
+    pthread_once(&isq_once, isq_init);
     memset(t, 0, sizeof *t);
     t->par = default_params;
     t->pol = pal_default_policy;
@@ -214,7 +232,8 @@ static void grave_table(struct mcts *t, int side, uint32_t ref)
 static uint32_t select_edge(struct mcts *t, const struct mc_node *node, bool grave)
 {
     const double logn = log((double)node->n + 1.0);
-    const double c = t->par.uct_c, b = t->par.rave_bias;
+    const double b = t->par.rave_bias;
+    const double c = t->par.uct_c * sqrt(logn); /* times 1 / sqrt(n + 1) an edge */
     const int gs = node->side;
     const uint32_t gst = t->gstamp[gs];
     uint32_t best = node->edges;
@@ -238,7 +257,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_node *node, bool gra
                 double beta = an / (an + n + b * an * n);
                 q = (1 - beta) * q + beta * (aw / an);
             }
-            v = q + c * sqrt(logn / (n + 1.0));
+            v = q + c * inv_sqrt_visits(e->n + 1);
         }
         if (v > bestv) {
             bestv = v;

@@ -57,6 +57,7 @@ struct pal_geom {
     int16_t step[PAL_MAX_CELLS][PAL_NDIR]; /* neighbour in direction k, -1 */
     uint8_t degree[PAL_MAX_CELLS];
     pal_bb nbr[PAL_MAX_CELLS];
+    uint64_t nbr1[64]; /* nbr's first word, packed (the one-word code: N <= 5) */
     pal_bb all;
     /* Bit m of run[c]: the neighbours of c picked by m (bit i: the i-th
      * lowest-numbered neighbour) are one unbroken run around c, or none or
@@ -93,6 +94,32 @@ struct pal_state {
 
 const struct pal_geom *pal_geom(int n);
 
+/* x % d for the playouts' random draws without a division instruction:
+ * Granlund and Montgomery's multiply-and-shift (the quotient is
+ * (t + ((x - t) >> s1)) >> s2 with t the high word of m * x), exact for
+ * every 64-bit x.  pal_divs[d] for d = 1 .. PAL_DIVS - 1, filled by the
+ * first pal_geom() call. */
+#define PAL_DIVS 512
+struct pal_div {
+    uint64_t m;
+    uint8_t s1, s2;
+};
+extern struct pal_div pal_divs[PAL_DIVS];
+
+/* x % d (0 < d < PAL_DIVS) by v = pal_divs[d]. */
+static inline uint64_t pal_mod_by(uint64_t x, uint64_t d, struct pal_div v)
+{
+#if defined(__SIZEOF_INT128__)
+    const uint64_t t = (uint64_t)(((unsigned __int128)v.m * x) >> 64);
+    const uint64_t q = (t + ((x - t) >> v.s1)) >> v.s2;
+    return x - q * d;
+#else
+    (void)v;
+    return x % d;
+#endif
+}
+static inline uint64_t pal_mod(uint64_t x, uint64_t d) { return pal_mod_by(x, d, pal_divs[d]); }
+
 /* Word access for the slow paths (text, hash). */
 static inline bool pal_has(const pal_bb b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
 static inline void pal_set(pal_bb b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
@@ -121,6 +148,10 @@ bool pal_fast_cpu(int want);
 void pal_start(struct pal_state *s, int n);
 /* Is the game over by the rules (passes or quiet counter)? */
 bool pal_over(const struct pal_state *s);
+static inline bool pal_over_inline(const struct pal_state *s)
+{
+    return s->passes >= 2 || s->quiet >= PAL_QUIET_END;
+}
 
 /* Maneuvers legal as such right now (summon/move/push; rule 7 applied on
  * the second maneuver).  Does not check the end-of-turn liberty rule.
@@ -137,6 +168,18 @@ int pal_apply(const struct pal_geom *g, struct pal_state *s, pal_man m);
 bool pal_can_end(const struct pal_geom *g, const struct pal_state *s);
 /* End the turn (after 0, 1 or 2 maneuvers): counters, side to move. */
 void pal_end_turn(struct pal_state *s);
+static inline void pal_end_turn_inline(struct pal_state *s)
+{
+    s->passes = (uint8_t)(s->nman == 0 ? s->passes + 1 : 0);
+    s->quiet = (uint8_t)(s->active ? 0 : s->quiet + 1);
+    s->first = 0;
+    s->stm ^= 1;
+    s->nman = 0;
+    s->active = 0;
+    s->last_from = s->last_to = 0;
+    for (int i = 0; i < PAL_WORDS; i++)
+        s->check[i] = 0;
+}
 /* Play a whole legal turn. */
 void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t);
 

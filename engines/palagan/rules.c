@@ -56,6 +56,8 @@ static void geom_build(struct pal_geom *g, int n)
             g->step[i][k] = (int16_t)j;
             if (j >= 0) {
                 pal_set(g->nbr[i], j);
+                if (i < 64)
+                    g->nbr1[i] = g->nbr[i][0];
                 g->degree[i]++;
             }
         }
@@ -82,8 +84,37 @@ static void geom_build(struct pal_geom *g, int n)
     }
 }
 
+struct pal_div pal_divs[PAL_DIVS];
+
+/* pal_divs[d]: with L the bits of d - 1 (2^L >= d > 2^(L-1)),
+ * m = floor(2^64 (2^L - d) / d) + 1, s1 = min(L, 1), s2 = max(L - 1, 0). */
+static void divs_init(void)
+{
+    for (unsigned d = 1; d < PAL_DIVS; d++) {
+        unsigned L = 0;
+        while ((1u << L) < d)
+            L++;
+        /* 2^64 (2^L - d) / d, done as 2^64 q + (2^64 r) / d with
+         * 2^L - d = q d + r (q = 0: 2^L < 2d) */
+        const uint64_t r = ((uint64_t)1 << L) - d;
+        uint64_t m = 0, rem = 0; /* the quotient of r * 2^64 / d, bit by bit */
+        for (int b = 63 + 64; b >= 0; b--) {
+            rem = rem * 2 + (b >= 64 ? (r >> (b - 64)) & 1 : 0);
+            if (rem >= d) {
+                rem -= d;
+                if (b < 64)
+                    m |= (uint64_t)1 << b;
+            }
+        }
+        pal_divs[d].m = m + 1;
+        pal_divs[d].s1 = (uint8_t)(L > 0);
+        pal_divs[d].s2 = (uint8_t)(L > 0 ? L - 1 : 0);
+    }
+}
+
 static void geoms_init(void)
 {
+    divs_init();
     for (int n = PAL_MIN_N; n <= PAL_MAX_N; n++)
         geom_build(&geoms[n], n);
     cpu_hw = use_hw = cpu_has_hw();
@@ -112,10 +143,7 @@ void pal_start(struct pal_state *s, int n)
     s->reserve[0] = s->reserve[1] = PAL_PIECES;
 }
 
-bool pal_over(const struct pal_state *s)
-{
-    return s->passes >= 2 || s->quiet >= PAL_QUIET_END;
-}
+bool pal_over(const struct pal_state *s) { return pal_over_inline(s); }
 
 /* Dispatch to the instantiation of rules_core.h for the board's size. */
 #define PAL_DECL(w)                                                              \
@@ -220,23 +248,7 @@ unsigned pal_man_key(const struct pal_geom *g, pal_man m)
     return PAL_KEY_END;
 }
 
-void pal_end_turn(struct pal_state *s)
-{
-    if (s->nman == 0)
-        s->passes++;
-    else
-        s->passes = 0;
-    if (s->active)
-        s->quiet = 0;
-    else
-        s->quiet++;
-    s->first = 0;
-    s->stm ^= 1;
-    s->nman = 0;
-    s->active = 0;
-    s->last_from = s->last_to = 0;
-    memset(s->check, 0, sizeof s->check);
-}
+void pal_end_turn(struct pal_state *s) { pal_end_turn_inline(s); }
 
 void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t)
 {

@@ -6,6 +6,7 @@
  */
 #include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__BMI2__) || defined(PAL_HW)
@@ -116,7 +117,11 @@ static inline BB zero(void)
 }
 #endif
 
+#if W == 1
+#define NBR(g, i) ((g)->nbr1[i])
+#else
 #define NBR(g, i) ld((g)->nbr[i])
+#endif
 
 /* The number of cells in a, up to 3: min(popc(a), 3). */
 static inline int cnt3(BB a)
@@ -129,6 +134,19 @@ static inline int cnt3(BB a)
     a = poplow(a);
     n += nz(a);
     return n + nz(poplow(a));
+#endif
+}
+
+/* The cells numbered c and above. */
+static inline BB at_or_above(int c)
+{
+#if W == 1
+    return ~(uint64_t)0 << c;
+#else
+    BB b;
+    for (int i = 0; i < W; i++)
+        b.w[i] = c >= 64 * (i + 1) ? 0 : c <= 64 * i ? ~(uint64_t)0 : ~(uint64_t)0 << (c - 64 * i);
+    return b;
 #endif
 }
 
@@ -426,7 +444,8 @@ static inline uint64_t po_next(struct rng *r)
     return result;
 }
 
-static inline uint64_t po_below(struct rng *r, uint64_t n)
+/* po_below with n's divisor looked up by the caller (v = pal_divs[n]). */
+static inline uint64_t po_below_by(struct rng *r, uint64_t n, struct pal_div v)
 {
     uint64_t x = po_next(r);
     /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
@@ -436,8 +455,10 @@ static inline uint64_t po_below(struct rng *r, uint64_t n)
         while (x >= lim)
             x = po_next(r);
     }
-    return x % n;
+    return pal_mod_by(x, n, v);
 }
+
+static inline uint64_t po_below(struct rng *r, uint64_t n) { return po_below_by(r, n, pal_divs[n]); }
 
 /* Index of the k-th set bit of the word x (k < popcount(x)). */
 static inline int sel64(uint64_t x, int k)
@@ -484,7 +505,7 @@ static inline int nth_bit(BB b, int k)
 #endif
 }
 
-static int pick_bit(BB b, struct rng *r)
+static inline int pick_bit(BB b, struct rng *r)
 {
     return nth_bit(b, (int)po_below(r, (uint64_t)popc(b)));
 }
@@ -510,30 +531,38 @@ static int pick_bit(BB b, struct rng *r)
 struct po {
     struct pal_state s;
     uint32_t used[2];                /* slots in use, per side */
-    uint32_t cls[2][4];              /* slots with no, one, two liberties ([3] scratch) */
+    uint64_t cls[2];                 /* slots with no, one, two liberties: bits 0, 20, 40 on */
     BB st[2][PO_NCL], lb[2][PO_NCL]; /* stones and liberties per slot */
     uint8_t cid[64 * W];             /* the slot of the piece on a cell */
+    /* the last maneuver (po_apply): where it took liberties (the cell it
+     * filled and the cell a push filled, with their neighbours; a vacated
+     * cell only gives liberties) and its key (pal_man_key) */
+    BB near;
+    unsigned key;
 };
+
+/* The slots of `side` with j = 0, 1, 2 liberties. */
+#define PO_CLW 20 /* bits a class takes in cls (PO_NCL slots) */
+#define PO_CLS3 (1 | (uint64_t)1 << PO_CLW | (uint64_t)1 << (2 * PO_CLW))
+#define PO_CLS(p, side, j) ((uint32_t)((p)->cls[side] >> (PO_CLW * (j))) & ((1u << PO_CLW) - 1))
+_Static_assert(PO_NCL <= PO_CLW, "a class holds every slot");
+_Static_assert(offsetof(struct pal_state, last_to) == offsetof(struct pal_state, last_from) + 1,
+               "po_apply writes the two as one");
 
 /* Set the liberties of slot k (and its class: no, one, two liberties). */
 static inline void po_lb(struct po *p, int side, int k, BB lb)
 {
+    /* slot 0's bit in cls for no, one, two, three or more liberties */
+    static const uint64_t of[4] = {1, (uint64_t)1 << PO_CLW, (uint64_t)1 << (2 * PO_CLW), 0};
     p->lb[side][k] = lb;
-    const uint32_t b = 1u << k;
-    uint32_t *c = p->cls[side];
-    c[0] &= ~b;
-    c[1] &= ~b;
-    c[2] &= ~b;
-    c[cnt3(lb)] |= b;
+    p->cls[side] = (p->cls[side] & ~(PO_CLS3 << k)) | (of[cnt3(lb)] << k);
 }
 
 static inline void po_free(struct po *p, int side, int k)
 {
     const uint32_t b = ~(1u << k);
     p->used[side] &= b;
-    p->cls[side][0] &= b;
-    p->cls[side][1] &= b;
-    p->cls[side][2] &= b;
+    p->cls[side] &= ~(PO_CLS3 << k);
 }
 
 /* b if c, else nothing. */
@@ -571,7 +600,7 @@ static void po_init(const struct pal_geom *g, struct po *p)
     for (int side = 0; side < 2; side++) {
         BB own = ld(p->s.occ[side]), cand = own;
         p->used[side] = 0;
-        memset(p->cls[side], 0, sizeof p->cls[side]);
+        p->cls[side] = 0;
         while (nz(cand)) {
             BB lb, cl = cluster_of(g, own, empty, ctz(cand), &lb);
             po_new(p, side, cl, lb);
@@ -617,12 +646,19 @@ static inline __attribute__((always_inline)) void po_put(const struct pal_geom *
     st(p->s.occ[side], bor(own, tb));
 }
 
-/* The piece of `side` on f leaves the board (for a step or a push). */
-static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f)
+/* The piece of `side` on f leaves the board for `to`, the next cell (a step
+ * or a push), which the caller fills with po_put right after (the other
+ * side's take and put for a push may come between: they change only
+ * liberties of this side's clusters).  The cluster may then be kept whole
+ * in its slot even where the piece's going splits it, when the piece on
+ * `to` joins it again (the slot's stones are one cluster again after
+ * po_put, its liberties the union's all along). */
+static inline __attribute__((always_inline)) void po_take(const struct pal_geom *g, struct po *p, int side, int f, int to)
 {
     const BB fb = bit(f), nb = NBR(g, f);
     const BB own = bandn(ld(p->s.occ[side]), fb);
     st(p->s.occ[side], own);
+    (void)to; /* (the portable build tests only the run without it) */
     const int k = p->cid[f];
     BB rest = bandn(p->st[side][k], fb);
     const BB empty = empty_of(g, &p->s);
@@ -632,10 +668,12 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
         p->st[side][k] = rest;
         po_lb(p, side, k, band(NBR(g, ctz(rest)), empty));
 #if W == 1 && defined(PAL_HW)
-    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1) {
-        /* f's neighbours in the cluster are one run around it, which holds
-         * the rest together: no split.  f is a new liberty, and the
-         * liberties next to f and to nothing else of the cluster go. */
+    } else if ((g->run[f] >> _pext_u64(own, nb)) & 1 || (g->run[f] >> _pext_u64(own | bit(to), nb)) & 1) {
+        /* f's neighbours in the cluster, or those and `to`, are one run
+         * around it, which holds the rest together (with the piece on
+         * `to`): no split.  f is a new liberty, and the liberties next to f
+         * and to nothing else of the cluster go (po_put gives back those
+         * next to `to`). */
         BB lb = bor(p->lb[side][k], fb);
         for (BB e = band(lb, nb); nz(e); e = poplow(e)) {
             const int c = ctz(e);
@@ -665,13 +703,23 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
     }
 }
 
+/* The pushed piece of `side` from t to t2 (out of po_apply's line: pushes
+ * are few, and the common path stays short). */
+static __attribute__((noinline)) void po_shove(const struct pal_geom *g, struct po *p, int side,
+                                               int t, int t2)
+{
+    po_take(g, p, side, t, t2);
+    po_put(g, p, side, t2);
+}
+
 /* Remove the clusters of `side` without a liberty (those a maneuver of
  * the other side left so: all of them, since a side never keeps one);
  * returns the pieces. */
-static int po_capture(const struct pal_geom *g, struct po *p, int side)
+static __attribute__((noinline)) int po_capture_some(const struct pal_geom *g, struct po *p,
+                                                     int side)
 {
     BB gone = zero();
-    for (uint32_t m = p->cls[side][0]; m; m &= m - 1) {
+    for (uint32_t m = PO_CLS(p, side, 0); m; m &= m - 1) {
         int k = __builtin_ctz(m);
         gone = bor(gone, p->st[side][k]);
         po_free(p, side, k);
@@ -690,30 +738,47 @@ static int po_capture(const struct pal_geom *g, struct po *p, int side)
     return popc(gone);
 }
 
-/* pal_apply on the playout board. */
-static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
+/* (most maneuvers capture nothing: that test inline) */
+static inline int po_capture(const struct pal_geom *g, struct po *p, int side)
+{
+    return PO_CLS(p, side, 0) ? po_capture_some(g, p, side) : 0;
+}
+
+/* pal_apply on the playout board; dir: the direction of a step.  Built twice (po_apply_summon, po_apply_step:
+ * kind is a constant) so a caller that knows the kind skips its test. */
+static inline __attribute__((always_inline)) int po_apply_kind(const struct pal_geom *g,
+                                                               struct po *p, pal_man m, int dir,
+                                                               const unsigned kind)
 {
     struct pal_state *s = &p->s;
     const int me = s->stm;
     const int t = (int)PAL_TO(m);
     BB check = bor(ld(s->check), bit(t));
-    if (PAL_KIND(m) == PAL_SUMMON) {
+    int t2 = -1;
+    p->key = (unsigned)t;
+    assert(PAL_KIND(m) == kind);
+    if (kind == PAL_SUMMON) {
         assert(s->reserve[me] > 0);
         s->reserve[me]--;
         s->active = 1;
     } else {
-        const int f = (int)PAL_FROM(m);
-        po_take(g, p, me, f);
+        const int f = (int)PAL_FROM(m), k = dir;
+        assert(k >= 0 && g->step[f][k] == t);
+        t2 = g->step[t][k];
+        p->key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
+        po_take(g, p, me, f, t);
         if (has(ld(s->occ[me ^ 1]), t)) { /* push */
-            int t2 = g->step[t][adj_dir(g, f, t)];
             assert(t2 >= 0);
-            po_take(g, p, me ^ 1, t);
-            po_put(g, p, me ^ 1, t2);
+            po_shove(g, p, me ^ 1, t, t2);
             check = bor(check, NBR(g, t2));
         }
-        const bool first = s->nman == 0; /* (selects, not a branch) */
-        s->last_from = (uint8_t)(first ? f : s->last_from);
-        s->last_to = (uint8_t)(first ? t : s->last_to);
+        /* the first maneuver's cells (both bytes by one select) */
+        const uint8_t now[2] = {(uint8_t)f, (uint8_t)t};
+        uint16_t ft, nft;
+        memcpy(&ft, &s->last_from, 2);
+        memcpy(&nft, now, 2);
+        ft = s->nman == 0 ? nft : ft;
+        memcpy(&s->last_from, &ft, 2);
     }
     po_put(g, p, me, t);
     st(s->check, check);
@@ -723,21 +788,45 @@ static int po_apply(const struct pal_geom *g, struct po *p, pal_man m)
         s->captures[me] = (uint8_t)(s->captures[me] + got);
         s->active = 1;
     }
+    /* an enemy piece beyond t: pushed there, likely */
+    const int u = t2 + ((t - t2) & (t2 >> 31)); /* t2, or t where there is none */
+    p->near = bor(bor(NBR(g, t), bit(t)),
+                  bsel((t2 >= 0) & has(ld(s->occ[me ^ 1]), u), bor(NBR(g, u), bit(u))));
     return got;
+}
+
+static __attribute__((noinline)) int po_apply_summon(const struct pal_geom *g, struct po *p,
+                                                     pal_man m)
+{
+    return po_apply_kind(g, p, m, -1, PAL_SUMMON);
+}
+
+static __attribute__((noinline)) int po_apply_step(const struct pal_geom *g, struct po *p,
+                                                   pal_man m, int dir)
+{
+    return po_apply_kind(g, p, m, dir, PAL_STEP);
+}
+
+/* dir: a step's direction, -1 to look it up. */
+static inline int po_apply(const struct pal_geom *g, struct po *p, pal_man m, int dir)
+{
+    if (PAL_KIND(m) == PAL_SUMMON)
+        return po_apply_summon(g, p, m);
+    return po_apply_step(g, p, m, dir >= 0 ? dir : adj_dir(g, (int)PAL_FROM(m), (int)PAL_TO(m)));
 }
 
 /* pal_can_end on the playout board: has every cluster of the mover a
  * liberty?  (The same: at a turn's start every cluster has one, so one
  * without is one this turn touched.) */
-static inline bool po_can_end(const struct po *p) { return p->cls[p->s.stm][0] == 0; }
+static inline bool po_can_end(const struct po *p) { return PO_CLS(p, p->s.stm, 0) == 0; }
 
 /* Liberty points of the clusters of `side` touching `hot` with exactly one
  * (*a1) and two (*a2) liberties. */
 static inline void po_short(const struct po *p, int side, BB hot, BB *a1, BB *a2)
 {
     BB x1 = zero(), x2 = zero();
-    const uint32_t one = p->cls[side][1];
-    for (uint32_t m = one | p->cls[side][2]; m; m &= m - 1) { /* one loop for both */
+    const uint32_t one = PO_CLS(p, side, 1);
+    for (uint32_t m = one | PO_CLS(p, side, 2); m; m &= m - 1) { /* one loop for both */
         const int k = __builtin_ctz(m);
         const BB lb = bsel(nz(band(p->st[side][k], hot)), p->lb[side][k]);
         const bool is1 = (one >> k) & 1;
@@ -778,7 +867,7 @@ static inline bool po_push_safe(const struct pal_geom *g, const struct po *p, in
 {
     const int me = p->s.stm, kf = p->cid[f];
     const BB nt = NBR(g, t), t2b = bit(t2);
-    for (uint32_t m = p->cls[me][1]; m; m &= m - 1) {
+    for (uint32_t m = PO_CLS(p, me, 1); m; m &= m - 1) {
         const int k = __builtin_ctz(m);
         if (nz(band(p->lb[me][k], t2b)) && k != kf && !nz(band(p->st[me][k], nt)))
             return false;
@@ -827,6 +916,19 @@ static int po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man 
     return got;
 }
 
+/* Play m (step direction dir, or -1) on a copy of p and keep it if the
+ * turn can end then (rare: out of line, the copy off the common path). */
+static __attribute__((noinline)) bool po_try(const struct pal_geom *g, struct po *p, pal_man m,
+                                             int dir)
+{
+    struct po c = *p;
+    po_apply(g, &c, m, dir);
+    if (!po_can_end(&c))
+        return false;
+    *p = c;
+    return true;
+}
+
 /* A uniformly drawn maneuver (summon on an empty cell or a piece and a
  * direction), found by rejection; applied if the turn can still end.
  * 0 if none found in a few tries.  Every cluster of the mover has a
@@ -840,45 +942,68 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
     const int ne = s->reserve[me] ? popc(empty) : 0, np = popc(own);
     if (ne + np == 0)
         return 0;
-    for (int tries = 0; tries < 24; tries++) {
-        int x = (int)po_below(r, (uint64_t)(ne + 6 * np));
-        pal_man m;
+    const uint64_t nx = (uint64_t)(ne + 6 * np);
+    const struct pal_div dv = pal_divs[nx];
+    /* rule 7: the draw that would step the first maneuver's piece back
+     * (none after a summon: last_from = last_to then) */
+    int xbad = -1;
+    if (s->nman == 1 && s->last_from != s->last_to) {
+        assert(has(own, s->last_to));
+        xbad = ne + 6 * popc(bandn(own, at_or_above(s->last_to))) +
+               adj_dir(g, s->last_to, s->last_from);
+    }
+    int x, k = 0, f = 0, tc = 0, tries;
+    for (tries = 0; tries < 24; tries++) {
+        x = (int)po_below_by(r, nx, dv);
         if (x < ne) {
             int t = nth_bit(empty, x);
-            m = PAL_MAN(PAL_SUMMON, 0, t);
             if (!po_summon_ok(g, p, t))
                 continue;
-        } else {
-            x -= ne;
-            int f = nth_bit(own, x / 6), k = x % 6;
-            int t = g->step[f][k];
-            if (t < 0)
-                continue;
-            m = PAL_MAN(PAL_STEP, f, t);
-            if (has(empty, t)) {
-                /* a move keeps a liberty: the cell it leaves */
-                if (s->nman == 1 && f == s->last_to && t == s->last_from)
-                    continue;
-            } else if (has(opp, t)) {
-                int t2 = g->step[t][k];
-                if (t2 < 0 || !has(empty, t2))
-                    continue;
-                if (!po_push_safe(g, p, f, t, t2)) { /* tried on a copy */
-                    struct po c = *p;
-                    po_apply(g, &c, m);
-                    if (!po_can_end(&c))
-                        continue;
-                    *p = c;
-                    return m;
-                }
-            } else {
-                continue;
-            }
+            const pal_man m = PAL_MAN(PAL_SUMMON, 0, t);
+            po_apply_summon(g, p, m);
+            return m;
         }
-        po_apply(g, p, m);
-        return m;
+        f = nth_bit(own, (x - ne) / 6);
+        k = (x - ne) % 6;
+        const int t = g->step[f][k];
+        /* t, or off the board a cell number no board has */
+        tc = t & (64 * W - 1);
+        /* a move (not undoing the first maneuver) keeps a liberty, the
+         * cell it leaves: one test for the common case */
+        if (has(empty, tc) & (x != xbad))
+            break;
+        if (!has(opp, tc))
+            continue;
+        int t2 = g->step[t][k];
+        if (t2 < 0 || !has(empty, t2))
+            continue;
+        if (po_push_safe(g, p, f, t, t2))
+            break;
+        if (po_try(g, p, PAL_MAN(PAL_STEP, f, t), k)) /* tried on a copy */
+            return PAL_MAN(PAL_STEP, f, t);
     }
-    return 0;
+    if (tries == 24)
+        return 0;
+    /* the step, played here (the one call site of the common path) */
+    const pal_man m = PAL_MAN(PAL_STEP, f, tc);
+    po_apply_kind(g, p, m, k, PAL_STEP);
+    return m;
+}
+
+/* occupy's candidate m (direction dir) when mending: played on a copy,
+ * kept if it passes `want` and the turn can end. */
+static __attribute__((noinline, cold)) bool occupy_mend(const struct pal_geom *g, struct po *p,
+                                                        pal_man m, int dir, int L, int want)
+{
+    struct po t = *p;
+    int got = po_apply(g, &t, m, dir);
+    if (want == 0 || (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t.s, L, NULL) >= want)) {
+        if (!po_can_end(&t))
+            return false;
+        *p = t;
+        return true;
+    }
+    return false;
 }
 
 /* Try maneuvers that put a piece of the mover on the empty cell L (a
@@ -889,6 +1014,7 @@ static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
 static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
 {
     pal_man cands[8];
+    int8_t dirs[8] = {0}; /* a step's direction (onto L) */
     int nc = 0;
     const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
@@ -898,22 +1024,19 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
     /* the steps onto L from pieces next to it, in direction order, without
      * a branch per direction (rule 7: not back to the cell just left) */
     const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 6
+#endif
     for (int k = 0; k < PAL_NDIR; k++) {
         const int f = g->step[L][k];
         cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
+        dirs[nc] = (int8_t)(k ^ 1);
         nc += (f >= 0) & has(own, f & (64 * W - 1)) & (f != back);
     }
     for (int i = 0; i < nc; i++) {
-        if (mend) {
-            struct po t = *p;
-            int got = po_apply(g, &t, cands[i]);
-            if (want == 0 ||
-                (want == 1 ? got > 0 : SFX(pal_cluster_libs)(g, &t.s, L, NULL) >= want)) {
-                if (!po_can_end(&t))
-                    continue;
-                *p = t;
+        if (__builtin_expect(mend, 0)) {
+            if (occupy_mend(g, p, cands[i], dirs[i], L, want))
                 return cands[i];
-            }
             continue;
         }
         int libs = 0;
@@ -922,8 +1045,28 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
         if (want == 0 || (want == 1 ? got > 0 : libs >= want)) {
             if (!ok)
                 continue;
-            po_apply(g, p, cands[i]);
+            po_apply(g, p, cands[i], dirs[i]);
             return cands[i];
+        }
+    }
+    return 0;
+}
+
+/* The policy's last resort (rare: out of its own line, so the common path
+ * keeps a small frame): maneuvers from the full list, tried on a copy --
+ * all of them in order when mending, else four drawn at random. */
+static __attribute__((noinline, cold)) pal_man listed_man(const struct pal_geom *g, struct po *p,
+                                                          struct rng *r, bool mend)
+{
+    pal_man list[PAL_MAX_MAN];
+    int n = SFX(pal_gen_man)(g, &p->s, list);
+    for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
+        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
+        struct po t = *p;
+        po_apply(g, &t, list[i], -1);
+        if (po_can_end(&t)) {
+            *p = t;
+            return list[i];
         }
     }
     return 0;
@@ -968,18 +1111,7 @@ static pal_man policy_man(const struct pal_geom *g, struct po *p, struct rng *r,
     }
     if (!mend && (m = random_man(g, p, r)))
         return m;
-    pal_man list[PAL_MAX_MAN];
-    int n = SFX(pal_gen_man)(g, s, list);
-    for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
-        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
-        struct po t = *p;
-        po_apply(g, &t, list[i]);
-        if (po_can_end(&t)) {
-            *p = t;
-            return list[i];
-        }
-    }
-    return 0;
+    return listed_man(g, p, r, mend);
 }
 
 pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
@@ -993,23 +1125,6 @@ pal_man SFX(pal_policy_man)(const struct pal_geom *g, struct pal_state *s,
     return m;
 }
 
-/* Where a maneuver took liberties: the cell it filled and the cell a push
- * filled, with their neighbours (a vacated cell only gives liberties). */
-static inline BB near(const struct pal_geom *g, const struct pal_state *s, pal_man m,
-                      unsigned *key)
-{
-    int t = (int)PAL_TO(m);
-    BB h = bor(NBR(g, t), bit(t));
-    *key = (unsigned)t;
-    if (PAL_KIND(m) == PAL_STEP) {
-        int f = (int)PAL_FROM(m), k = adj_dir(g, f, t), t2 = g->step[t][k];
-        *key = PAL_MAX_CELLS + 6 * (unsigned)f + (unsigned)k; /* pal_man_key */
-        if (t2 >= 0 && pal_at(s, t2) == (s->stm ^ 1)) /* pushed there, likely */
-            h = bor(h, bor(NBR(g, t2), bit(t2)));
-    }
-    return h;
-}
-
 int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                      const struct pal_policy *pol, struct pal_trace *tr)
 {
@@ -1018,24 +1133,29 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
     po_init(g, &p);
     /* at first, everything is news */
     BB hot_prev = ld(g->all), hot_cur = zero();
-    for (int ply = 0; ply < pol->maxply && !pal_over(&p.s); ply++) {
-        struct pal_state save = p.s;
+    /* the position before the first turn: only a turn begun before the
+     * playout (a suicidal first maneuver) can fail to end; every later
+     * one begins with liberties for all and the policy keeps them */
+    const struct pal_state save = p.s;
+    for (int ply = 0; ply < pol->maxply && !pal_over_inline(&p.s); ply++) {
         pal_man m;
-        while ((m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
-            unsigned key;
-            hot_cur = bor(hot_cur, near(g, &p.s, m, &key));
+        /* (a turn with its maneuvers made ends without asking the policy) */
+        while (p.s.nman < (p.s.first ? 1 : 2) &&
+               (m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
+            hot_cur = bor(hot_cur, p.near);
             if (tr && tr->n < PAL_TRACE_MAX) {
                 tr->side[tr->n] = p.s.stm;
-                tr->key[tr->n++] = (uint16_t)key;
+                tr->key[tr->n++] = (uint16_t)p.key;
             }
         }
         hot_prev = hot_cur;
         hot_cur = zero();
         if (!po_can_end(&p)) { /* cannot happen from a legal tree node */
+            assert(ply == 0);
             p.s = save;
             po_init(g, &p);
         }
-        pal_end_turn(&p.s);
+        pal_end_turn_inline(&p.s);
     }
     *s = p.s;
     return s->captures[0] - s->captures[1];
@@ -1068,9 +1188,9 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                         if (p.cid[ctz(c)] != i)
                             return -1;
                     int nl = popc(p.lb[side][i]);
-                    if ((nl == 1) != (p.cls[side][1] >> i & 1) ||
-                        (nl == 2) != (p.cls[side][2] >> i & 1) ||
-                        (nl == 0) != (p.cls[side][0] >> i & 1))
+                    if ((nl == 1) != (PO_CLS(&p, side, 1) >> i & 1) ||
+                        (nl == 2) != (PO_CLS(&p, side, 2) >> i & 1) ||
+                        (nl == 0) != (PO_CLS(&p, side, 0) >> i & 1))
                         return -1;
                     BB lb;
                     BB cl = cluster_of(g, ld(p.s.occ[side]), empty, ctz(p.st[side][i]), &lb);

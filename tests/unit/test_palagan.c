@@ -387,6 +387,27 @@ static void test_playout_lists(void **state)
     assert_true(checked > 2000);
 }
 
+/* pal_mod, the playouts' division-free x % d, agrees with % for every
+ * divisor it has, at the edges of the 64-bit range and at random. */
+static void test_playout_mod(void **state)
+{
+    (void)state;
+    (void)pal_geom(5); /* fills pal_divs */
+    struct rng r;
+    rng_seed(&r, 9);
+    for (uint64_t d = 1; d < PAL_DIVS; d++) {
+        const uint64_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX, UINT64_MAX - d,
+                                 UINT64_MAX - d + 1, UINT64_MAX / d * d, UINT64_MAX / d * d - 1,
+                                 (uint64_t)1 << 63, ((uint64_t)1 << 63) - 1};
+        for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+            assert_true(pal_mod(edge[i], d) == edge[i] % d);
+        for (int i = 0; i < 2000; i++) {
+            const uint64_t x = rng_next(&r) >> (i & 63);
+            assert_true(pal_mod(x, d) == x % d);
+        }
+    }
+}
+
 /* The N <= 5 code built for POPCNT and BMI2 (rules_w1h.c) plays the same
  * playouts as the portable build (rules_w1.c): the same maneuvers and
  * results for the same random numbers.  (Where the processor lacks them,
@@ -652,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_playout_lists),
         cmocka_unit_test(test_fast_cpu_same_playouts),
+        cmocka_unit_test(test_playout_mod),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_grave),
         cmocka_unit_test(test_fen),
