@@ -77,6 +77,8 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 1, &p->infer);
     if (strcmp(name, "infer_bids") == 0)
         return set_flag(v, &p->infer_bids);
+    if (strcmp(name, "collect_heuristic") == 0)
+        return set_flag(v, &p->collect_heuristic);
     if (strcmp(name, "final") == 0)
         return set_double(v, 0, 1, &p->final);
     if (strcmp(name, "infer_collect") == 0)
@@ -532,6 +534,12 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             report(t, &root, p->final, 0, t0, rep);
             rep->best = cand[0];
             return cand[0];
+        }
+        if (p->collect_heuristic && root.phase <= BAT_DISCARD) {
+            /* the collection played the heuristic's way, unsearched */
+            report(t, &root, p->final, 0, t0, rep);
+            rep->best = bat_heuristic_move(&root, r);
+            return rep->best;
         }
     }
     for (it = 0; !p->iterations || it < p->iterations; it++) {

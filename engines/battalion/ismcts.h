@@ -48,6 +48,7 @@ struct bat_search_params {
     double eval_strength; /* leaf value: chips per point of the best suit in hand */
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int actions;          /* enum bat_actions: the move set searched */
+    int collect_heuristic; /* 1: collection decisions are the heuristic's, unsearched */
     double final;         /* the move played: 0 the most visited root child; f > 0
                            * the best mean among those visited >= f times as
                            * often as the most visited */
@@ -75,7 +76,7 @@ void bat_search_defaults(struct bat_search_params *p);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
- * "infer_bids", "infer_collect", "final", "epsilon_opp",
+ * "infer_bids", "infer_collect", "final", "epsilon_opp", "collect_heuristic",
  * "iterations").
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);

@@ -190,6 +190,61 @@ static void test_determinize_collection(void **unused)
     assert_true(misses < 60 && broken > 300);
 }
 
+/* collect_heuristic: the search plays the collection the heuristic's way
+ * (the same draw, a discard of least keep value) and searches the rest;
+ * without it the search's collection differs from the heuristic's. */
+static int keep(const uint8_t *h, int c)
+{
+    return bat_suit_points(h, bat_suit(c)) * 4 + (h[c] == 2 ? 16 : 0);
+}
+
+static void test_collect_heuristic(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params on, off;
+    int same = 0, differ = 0, searched = 0;
+    (void)unused;
+    rng_seed(&r, 33);
+    bat_search_defaults(&on);
+    on.collect_heuristic = 1;
+    on.iterations = 200;
+    bat_search_defaults(&off);
+    off.iterations = 200;
+    for (int g = 0; g < 8; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 79, (uint64_t)g);
+        while (st.phase <= BAT_BID) {
+            struct bat_state v;
+            struct bat_report rep, rep2;
+            gmove a, b;
+            bat_make_view(&st, st.act, &v);
+            a = bat_search(t, &v, &on, &r, &rep);
+            b = bat_search(t, &v, &off, &r, &rep2);
+            assert_int_equal(bat_check(&st, a, err, sizeof err), 0);
+            if (st.phase == BAT_BID) {
+                searched += rep.iterations > 0;
+            } else {
+                gmove h = bat_heuristic_move(&v, &r);
+                if (st.phase == BAT_DRAW) {
+                    assert_true(a == h);
+                } else {
+                    int c = bat_mvalue(a);
+                    assert_int_equal(bat_mkind(a), BAT_M_DISCARD);
+                    for (int x = 0; x < BAT_NCARD; x++)
+                        if (v.hand[v.act][x])
+                            assert_true(keep(v.hand[v.act], x) >= keep(v.hand[v.act], c));
+                }
+                same += a == h;
+                differ += b != h;
+            }
+            bat_play(&st, a);
+        }
+    }
+    assert_true(same > 50 && differ > 10 && searched > 0);
+    bat_tree_free(t);
+}
+
 static void test_players_legal(void **unused)
 {
     struct rng r;
@@ -313,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_record_fits_heuristic),
         cmocka_unit_test(test_determinize_model),
         cmocka_unit_test(test_determinize_collection),
+        cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
     };
