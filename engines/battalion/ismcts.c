@@ -147,17 +147,6 @@ static int hand_kept(const struct bat_state *v, int s)
     return 1;
 }
 
-/* Does seat s's dealt hand fit what is public?  Hard: the bid of a hand
- * unchanged since bidding, the attacker's ability to attack.  With `model`
- * also the heuristic player's bidding (a bid b means a best suit of b + 1
- * points; a pass at most max(5, the earlier high bid + 1)). */
-/* Keep value of card c in hand h, the heuristic player's (policy.c): 4 per
- * point of its suit, 16 more for a twin. */
-static int keep_value(const uint8_t *h, int c)
-{
-    return bat_suit_points(h, bat_suit(c)) * 4 + (h[c] == 2 ? 16 : 0);
-}
-
 /* The collection model of seat s (the heuristic player's way): its last
  * discard d had the least keep value in its hand then (the hand now while
  * `discard` is set, plus d), and a card it took from the discard pile and
@@ -175,14 +164,19 @@ int bat_collection_fits(const struct bat_state *st, int s)
         memcpy(hd, h, sizeof hd);
         if (hd[d] < 2)
             hd[d]++;
-        kd = keep_value(hd, d);
+        kd = bat_keep_value(hd, d);
         for (int c = 0; c < BAT_NCARD; c++)
-            if (hd[c] && keep_value(hd, c) < kd)
+            if (hd[c] && bat_keep_value(hd, c) < kd)
                 return 0;
     }
     return 1;
 }
 
+/* Does seat s's dealt hand fit what is public?  Hard: the bid of a hand
+ * unchanged since bidding, the attacker's ability to attack.  With `model`
+ * also the heuristic player's bidding (a bid b means a best suit of b + 1
+ * points; a pass at most max(5, the earlier high bid + 1)); with `collect`
+ * its collection (bat_collection_fits). */
 static int satisfies(const struct bat_state *st, int s, int model, int collect)
 {
     int kept;

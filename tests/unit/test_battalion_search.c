@@ -193,11 +193,6 @@ static void test_determinize_collection(void **unused)
 /* collect_heuristic: the search plays the collection the heuristic's way
  * (the same draw, a discard of least keep value) and searches the rest;
  * without it the search's collection differs from the heuristic's. */
-static int keep(const uint8_t *h, int c)
-{
-    return bat_suit_points(h, bat_suit(c)) * 4 + (h[c] == 2 ? 16 : 0);
-}
-
 static void test_collect_heuristic(void **unused)
 {
     struct rng r;
@@ -233,7 +228,8 @@ static void test_collect_heuristic(void **unused)
                     assert_int_equal(bat_mkind(a), BAT_M_DISCARD);
                     for (int x = 0; x < BAT_NCARD; x++)
                         if (v.hand[v.act][x])
-                            assert_true(keep(v.hand[v.act], x) >= keep(v.hand[v.act], c));
+                            assert_true(bat_keep_value(v.hand[v.act], x) >=
+                                        bat_keep_value(v.hand[v.act], c));
                 }
                 same += a == h;
                 differ += b != h;
