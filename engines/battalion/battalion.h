@@ -77,6 +77,9 @@ struct bat_state {
      * showed the suit (BAT_SHOWN_* << 4, 0 = never or long ago) and how
      * many cards it has drawn since (low 4 bits, < BAT_HAND). */
     uint8_t shown[BAT_MAX_SEATS][4];
+    /* Public: card + 1 of the seat's last collection discard, kept while
+     * the seat has played no card since (0 = none). */
+    uint8_t discard[BAT_MAX_SEATS];
     uint8_t battle[BAT_NCARD];   /* BAT_DEFEND: attacking cards */
     uint8_t deck[BAT_NDECK];     /* full only; top = deck[ndeck - 1] */
     uint8_t pile[BAT_NDECK];     /* discard pile; top = pile[npile - 1] */

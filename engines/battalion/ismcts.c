@@ -30,12 +30,14 @@ void bat_search_defaults(struct bat_search_params *p)
     p->cutoff = 4;
     p->explore = 0.7;
     p->epsilon = 0.1;
+    p->epsilon_opp = -1;
     p->eval_strength = 0.25;
     p->eval_scale = 8.0;
     p->actions = BAT_ACTIONS_PRUNED;
     p->opp_model = 0;
     p->infer = 1;
     p->infer_bids = 1;
+    p->infer_collect = 0;
     p->report_us = 1000000;
 }
 
@@ -65,6 +67,8 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 100, &p->explore);
     if (strcmp(name, "epsilon") == 0)
         return set_double(v, 0, 1, &p->epsilon);
+    if (strcmp(name, "epsilon_opp") == 0)
+        return set_double(v, -1, 1, &p->epsilon_opp);
     if (strcmp(name, "eval_strength") == 0)
         return set_double(v, 0, 10, &p->eval_strength);
     if (strcmp(name, "oracle") == 0)
@@ -73,6 +77,12 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return set_double(v, 0, 1, &p->infer);
     if (strcmp(name, "infer_bids") == 0)
         return set_flag(v, &p->infer_bids);
+    if (strcmp(name, "collect_heuristic") == 0)
+        return set_flag(v, &p->collect_heuristic);
+    if (strcmp(name, "final") == 0)
+        return set_double(v, 0, 1, &p->final);
+    if (strcmp(name, "infer_collect") == 0)
+        return set_flag(v, &p->infer_collect);
     if (strcmp(name, "opp_model") == 0)
         return set_double(v, 0, 1, &p->opp_model);
     if (strcmp(name, "eval_scale") == 0)
@@ -137,14 +147,42 @@ static int hand_kept(const struct bat_state *v, int s)
     return 1;
 }
 
+/* The collection model of seat s (the heuristic player's way): its last
+ * discard d had the least keep value in its hand then (the hand now while
+ * `discard` is set, plus d), and a card it took from the discard pile and
+ * still holds made a twin or went to a suit of 4 points or more (now 5;
+ * the suit is only ever played whole). */
+int bat_collection_fits(const struct bat_state *st, int s)
+{
+    const uint8_t *h = st->hand[s];
+    for (int c = 0; c < BAT_NCARD; c++)
+        if (st->known[s][c] && h[c] < 2 && bat_suit_points(h, bat_suit(c)) < 5)
+            return 0;
+    if (st->discard[s] && !(st->phase == BAT_DISCARD && st->act == s)) {
+        uint8_t hd[BAT_NCARD];
+        int d = st->discard[s] - 1, kd;
+        memcpy(hd, h, sizeof hd);
+        if (hd[d] < 2)
+            hd[d]++;
+        kd = bat_keep_value(hd, d);
+        for (int c = 0; c < BAT_NCARD; c++)
+            if (hd[c] && bat_keep_value(hd, c) < kd)
+                return 0;
+    }
+    return 1;
+}
+
 /* Does seat s's dealt hand fit what is public?  Hard: the bid of a hand
  * unchanged since bidding, the attacker's ability to attack.  With `model`
  * also the heuristic player's bidding (a bid b means a best suit of b + 1
- * points; a pass at most max(5, the earlier high bid + 1)). */
-static int satisfies(const struct bat_state *st, int s, int model)
+ * points; a pass at most max(5, the earlier high bid + 1)); with `collect`
+ * its collection (bat_collection_fits). */
+static int satisfies(const struct bat_state *st, int s, int model, int collect)
 {
     int kept;
     if (st->phase == BAT_ATTACK && s == st->act && !bat_can_attack(st, s))
+        return 0;
+    if (collect && !bat_collection_fits(st, s))
         return 0;
     kept = bid_untouched(st) || (model && hand_kept(st, s));
     if (kept && st->bid[s] >= 0 && (st->bid[s] > 0 || model)) {
@@ -236,7 +274,7 @@ void bat_determinize(const struct bat_state *view, const struct bat_search_param
                      struct rng *r, struct bat_state *full)
 {
     double infer = p ? p->infer : 0;
-    int bid_model = p && p->infer_bids;
+    int bid_model = p && p->infer_bids, collect_model = p && p->infer_collect;
     uint8_t pool[BAT_NDECK], left[BAT_NCARD];
     int np = 0, N = view->nseats, unk[BAT_MAX_SEATS], order[BAT_MAX_SEATS], no = 0;
     *full = *view;
@@ -278,7 +316,7 @@ void bat_determinize(const struct bat_state *view, const struct bat_search_param
             memcpy(full->hand[s], view->hand[s], BAT_NCARD);
             for (int k = 0; k < u; k++)
                 full->hand[s][pool[np - 1 - k]]++;
-            if (satisfies(full, s, model && bid_model))
+            if (satisfies(full, s, model && bid_model, model && collect_model))
                 break;
         }
         np -= u;
@@ -335,11 +373,11 @@ static gmove playout_move(const struct bat_state *st, double eps, struct rng *r)
 }
 
 void bat_playout(struct bat_state *st, int attacks_end,
-                 const struct bat_search_params *p, struct rng *r, double *reward)
+                 const struct bat_search_params *p, int me, struct rng *r, double *reward)
 {
-    double eps = p->epsilon;
+    double eps_opp = p->epsilon_opp < 0 ? p->epsilon : p->epsilon_opp;
     for (int guard = 0; guard < 4096 && !cut(st, attacks_end); guard++) {
-        gmove m = playout_move(st, eps, r);
+        gmove m = playout_move(st, st->act == me ? p->epsilon : eps_opp, r);
         if (m == GAME_MOVE_NONE)
             break;
         bat_play(st, m);
@@ -403,19 +441,38 @@ static int32_t new_node(struct bat_tree *t, gmove m, int player)
     return (int32_t)t->used++;
 }
 
-static void report(const struct bat_tree *t, const struct bat_state *root,
+/* The root child to play: the most visited, or with final > 0 the best
+ * mean reward among the children visited at least final times as often as
+ * the most visited. */
+static const struct node *final_child(const struct bat_tree *t, double final)
+{
+    const struct node *best = NULL, *most = NULL;
+    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling)
+        if (!most || t->n[c].visits > most->visits)
+            most = &t->n[c];
+    if (final <= 0 || !most || !most->visits)
+        return most;
+    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
+        const struct node *nd = &t->n[c];
+        if (nd->visits < final * most->visits || !nd->visits)
+            continue;
+        if (!best || nd->reward[nd->player] / nd->visits >
+                         best->reward[best->player] / best->visits)
+            best = nd;
+    }
+    return best;
+}
+
+static void report(const struct bat_tree *t, const struct bat_state *root, double final,
                    uint64_t it, int64_t t0, struct bat_report *rep)
 {
-    const struct node *best = NULL;
+    const struct node *best = final_child(t, final);
     memset(rep, 0, sizeof *rep);
     rep->iterations = it;
     rep->nodes = t->used;
     rep->us = now_us() - t0;
     rep->nseats = root->nseats;
     rep->best = GAME_MOVE_NONE;
-    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling)
-        if (!best || t->n[c].visits > best->visits)
-            best = &t->n[c];
     for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
         const struct node *nd = &t->n[c];
         int k;
@@ -464,13 +521,19 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
         /* a single choice needs no search */
         int n = bat_candidates(&root, p->actions, cand, BAT_MAX_CAND);
         if (n == 0) {
-            report(t, &root, 0, t0, rep);
+            report(t, &root, p->final, 0, t0, rep);
             return GAME_MOVE_NONE;
         }
         if (n == 1) {
-            report(t, &root, 0, t0, rep);
+            report(t, &root, p->final, 0, t0, rep);
             rep->best = cand[0];
             return cand[0];
+        }
+        if (p->collect_heuristic && root.phase <= BAT_DISCARD) {
+            /* the collection played the heuristic's way, unsearched */
+            report(t, &root, p->final, 0, t0, rep);
+            rep->best = bat_heuristic_move(&root, r);
+            return rep->best;
         }
     }
     for (it = 0; !p->iterations || it < p->iterations; it++) {
@@ -481,7 +544,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             if (p->stop && p->stop(p->stop_ctx))
                 break;
             if (p->report && now_us() >= next_report) {
-                report(t, &root, it, t0, rep);
+                report(t, &root, p->final, it, t0, rep);
                 p->report(p->report_ctx, rep);
                 next_report = now_us() + p->report_us;
             }
@@ -568,7 +631,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             path[depth++] = best;
             cur = best;
         }
-        bat_playout(&d, attacks_end, p, r, reward);
+        bat_playout(&d, attacks_end, p, root.act, r, reward);
         for (int i = 0; i < depth; i++) {
             struct node *nd = &t->n[path[i]];
             nd->visits++;
@@ -576,6 +639,6 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 nd->reward[s] += reward[s];
         }
     }
-    report(t, &root, it, t0, rep);
+    report(t, &root, p->final, it, t0, rep);
     return rep->best;
 }

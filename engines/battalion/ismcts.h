@@ -43,15 +43,24 @@ struct bat_search_params {
     int cutoff;           /* playouts stop this many attacks after the root */
     double explore;       /* UCB exploration constant */
     double epsilon;       /* playout: chance of a random candidate move */
+    double epsilon_opp;   /* ... for the other seats than the searching one
+                           * (< 0: the same as epsilon) */
     double eval_strength; /* leaf value: chips per point of the best suit in hand */
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int actions;          /* enum bat_actions: the move set searched */
+    int collect_heuristic; /* 1: collection decisions are the heuristic's, unsearched */
+    double final;         /* the move played: 0 the most visited root child; f > 0
+                           * the best mean among those visited >= f times as
+                           * often as the most visited */
     double opp_model;     /* chance that another seat plays the heuristic in the tree */
     double infer;         /* chance that a determinization uses the public record
                            * (`shown`) of a seat: its older cards avoid the suits
                            * it played whole, skipped or surrendered to */
     int infer_bids;       /* ... and its bid or pass, the heuristic's way, while it
                            * keeps the hand it bid with */
+    int infer_collect;    /* ... and its collection: its last discard was of least
+                           * keep value, a card it took from the discard pile made
+                           * a twin or a long suit */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -67,7 +76,7 @@ void bat_search_defaults(struct bat_search_params *p);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
- * "infer_bids",
+ * "infer_bids", "infer_collect", "final", "epsilon_opp", "collect_heuristic",
  * "iterations").
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
@@ -94,9 +103,17 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *view,
 void bat_determinize(const struct bat_state *view, const struct bat_search_params *p,
                      struct rng *r, struct bat_state *full);
 
+/* Does seat s's hand in the full state st fit the collection part of the
+ * opponent model?  Its last discard (while `discard` is set) had the least
+ * keep value of the hand then, and every card it took from the discard pile
+ * and still holds is a twin or in a suit of 5 points or more. */
+int bat_collection_fits(const struct bat_state *st, int s);
+
 /* Heuristic playout from a full state until `attacks_end` attacks are
- * made (and resolved) or the game ends; then the reward per seat. */
+ * made (and resolved) or the game ends; then the reward per seat.  Seat
+ * `me` (the searching one) plays a random candidate with chance
+ * p->epsilon, the others with p->epsilon_opp. */
 void bat_playout(struct bat_state *st, int attacks_end,
-                 const struct bat_search_params *p, struct rng *r, double *reward);
+                 const struct bat_search_params *p, int me, struct rng *r, double *reward);
 
 #endif

@@ -36,8 +36,7 @@ static void unseen_by_suit(const struct bat_state *st, int me, int *unseen,
     }
 }
 
-/* Keep value of a card in hand: twins and long suits are worth keeping. */
-static int keep_value(const uint8_t *hand, int c)
+int bat_keep_value(const uint8_t *hand, int c)
 {
     return bat_suit_points(hand, bat_suit(c)) * 4 + (hand[c] == 2 ? 16 : 0);
 }
@@ -74,7 +73,7 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
         int best = -1, bv = 1 << 30;
         for (int c = 0; c < BAT_NCARD; c++)
             if (hand[c]) {
-                int v = keep_value(hand, c) * 4 + (int)rng_below(r, 4);
+                int v = bat_keep_value(hand, c) * 4 + (int)rng_below(r, 4);
                 if (v < bv) {
                     bv = v;
                     best = c;

@@ -17,6 +17,10 @@ gmove bat_random_move(const struct bat_state *st, struct rng *r);
  * in its best allowed suit, defends when worthwhile.  `r` breaks ties. */
 gmove bat_heuristic_move(const struct bat_state *st, struct rng *r);
 
+/* The heuristic's keep value of card c in a hand (it discards a card of
+ * least value): 4 per point of c's suit, 16 more for a twin. */
+int bat_keep_value(const uint8_t *hand, int c);
+
 /* The search's move sets.  Ranks do not matter in Battalion, only suits and
  * twins, so a set of cards of one suit is, up to rank symmetry, i twin pairs
  * played as pairs, k pairs split (one card played) and j singles.

@@ -480,6 +480,7 @@ void bat_play(struct bat_state *st, gmove m)
         int c = bat_mvalue(m);
         remove_card(st, s, c);
         st->pile[st->npile++] = (uint8_t)c;
+        st->discard[s] = (uint8_t)(c + 1);
         st->turn++;
         if (st->turn < BAT_ROUNDS * n) {
             st->phase = BAT_DRAW;
@@ -515,6 +516,7 @@ void bat_play(struct bat_state *st, gmove m)
         st->target = (uint8_t)bat_mtarget(m);
         st->last_suit = (uint8_t)bat_msuit(m);
         st->shown[s][st->last_suit] = BAT_SHOWN_PLAYED << 4;
+        st->discard[s] = 0; /* the hand is no longer the collection's */
         st->attacks++;
         st->phase = BAT_DEFEND;
         st->act = st->target;
@@ -527,6 +529,7 @@ void bat_play(struct bat_state *st, gmove m)
             for (int c = bat_msuit(m) * 13; c < bat_msuit(m) * 13 + 13; c++)
                 for (int k = 0; k < set[c]; k++)
                     remove_card(st, s, c);
+            st->discard[s] = 0;
         }
         st->shown[s][st->last_suit] = (uint8_t)((bat_mkind(m) == BAT_M_DEFEND
                                                      ? BAT_SHOWN_PLAYED
@@ -592,6 +595,7 @@ uint64_t bat_hash(const struct bat_state *st)
         h = hash_bytes(h, st->known[s], BAT_NCARD);
         h = hash_bytes(h, st->shown[s], 4);
     }
+    h = hash_bytes(h, st->discard, (size_t)N);
     h = hash_bytes(h, st->pile, st->npile);
     if (!st->is_view) {
         h = hash_bytes(h, st->deck, st->ndeck);

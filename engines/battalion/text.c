@@ -154,6 +154,23 @@ void bat_format_pos(const struct bat_state *st, char *buf, size_t n)
         put_set(buf, n, &len, st->known[s], 0);
     }
     {
+        /* the last collection discards, only once there is one */
+        int any = 0;
+        for (int s = 0; s < N; s++)
+            any |= st->discard[s];
+        if (any) {
+            buf_printf(buf, n, &len, " discards=");
+            for (int s = 0; s < N; s++) {
+                if (s)
+                    buf_printf(buf, n, &len, "/");
+                if (st->discard[s])
+                    put_card(buf, n, &len, st->discard[s] - 1);
+                else
+                    buf_printf(buf, n, &len, "-");
+            }
+        }
+    }
+    {
         /* the battles' public record, only once there is one */
         int any = 0;
         for (int s = 0; s < N; s++)
@@ -202,10 +219,10 @@ void bat_format_pos(const struct bat_state *st, char *buf, size_t n)
 }
 
 enum { K_PHASE, K_ACT, K_TURN, K_ATTACKS, K_LAST, K_CHIPS, K_BIDS, K_HANDS,
-       K_KNOWN, K_SHOWN, K_BATTLE, K_PILE, K_DECK, K_RNG, K_NKEYS };
+       K_KNOWN, K_DISCARDS, K_SHOWN, K_BATTLE, K_PILE, K_DECK, K_RNG, K_NKEYS };
 static const char *const key_names[K_NKEYS] = {
     "phase", "act", "turn", "attacks", "last", "chips", "bids", "hands",
-    "known", "shown", "battle", "pile", "deck", "rng"};
+    "known", "discards", "shown", "battle", "pile", "deck", "rng"};
 
 /* One seat's `shown` entries: per suit c d h s, '-' or a kind letter and
  * the cards drawn since ("p0-s3-"). */
@@ -263,6 +280,9 @@ static int validate(const struct bat_state *st, const int *unk, char *err,
         if (pre_battle && st->chips[s] != BAT_CHIPS)
             return set_err(err, n, GAME_EPOSITION,
                            "chips change only in battles");
+        if (st->discard[s] && st->phase <= BAT_DISCARD && st->turn <= s)
+            return set_err(err, n, GAME_EPOSITION,
+                           "discards: seat %d has not discarded yet", s + 1);
         for (int x = 0; x < 4; x++)
             if (pre_battle && st->shown[s][x])
                 return set_err(err, n, GAME_EPOSITION,
@@ -422,7 +442,7 @@ int bat_parse_pos(struct bat_state *out, const char *s, char *err, size_t n)
         val[k] = eq + 1;
     }
     for (int k = 0; k < K_NKEYS; k++)
-        if (!val[k] && k != K_SHOWN && (k != K_RNG || !st.is_view))
+        if (!val[k] && k != K_SHOWN && k != K_DISCARDS && (k != K_RNG || !st.is_view))
             return set_err(err, n, GAME_ESYNTAX, "field '%s' missing", key_names[k]);
     if (st.is_view && val[K_RNG])
         return set_err(err, n, GAME_ESYNTAX, "a view has no rng field");
@@ -486,6 +506,18 @@ int bat_parse_pos(struct bat_state *out, const char *s, char *err, size_t n)
     for (int i = 0; i < N; i++)
         if ((rc = get_set(part[i], st.known[i], NULL, err, n, "known")))
             return rc;
+    if (val[K_DISCARDS]) {
+        if (split_at(val[K_DISCARDS], '/', part, BAT_MAX_SEATS) != N)
+            return set_err(err, n, GAME_ESYNTAX, "discards: one per seat, '/' between");
+        for (int i = 0; i < N; i++) {
+            int c;
+            if (strcmp(part[i], "-") == 0)
+                continue;
+            if (strlen(part[i]) != 2 || bat_parse_card(part[i], &c))
+                return set_err(err, n, GAME_ESYNTAX, "discards: a card or '-' per seat");
+            st.discard[i] = (uint8_t)(c + 1);
+        }
+    }
     if (val[K_SHOWN]) {
         if (split_at(val[K_SHOWN], '/', part, BAT_MAX_SEATS) != N)
             return set_err(err, n, GAME_ESYNTAX, "shown: one per seat, '/' between");

@@ -764,6 +764,68 @@ static void test_shown_field(void **unused)
     assert_true(bat_parse_pos(&st, out, err, sizeof err) != 0);
 }
 
+/* `discards`: each seat's last collection discard, public, kept while the
+ * seat plays no card (a surrender keeps it), cleared by its attack or
+ * defence; parsed, printed and checked. */
+static void test_discards_field(void **unused)
+{
+    struct bat_state st;
+    char out[4096];
+    struct rng r;
+    int N = 4;
+    (void)unused;
+    rng_seed(&r, 12);
+    bat_deal(&st, N, 5, 2);
+    bat_format_pos(&st, out, sizeof out);
+    assert_null(strstr(out, "discards="));
+    /* collection: every discard is recorded for its seat */
+    while (st.phase <= BAT_DISCARD) {
+        gmove m = bat_heuristic_move(&st, &r);
+        int s = st.act;
+        bat_play(&st, m);
+        if (bat_mkind(m) == BAT_M_DISCARD)
+            assert_int_equal(st.discard[s], bat_mvalue(m) + 1);
+        roundtrip(&st);
+    }
+    for (int s = 0; s < N; s++)
+        assert_true(st.discard[s] > 0);
+    bat_format_pos(&st, out, sizeof out);
+    assert_non_null(strstr(out, " discards="));
+    /* battles: an attack or a defence clears the seat's entry, a surrender
+     * keeps it */
+    for (int ply = 0; ply < 400 && !bat_over(&st); ply++) {
+        gmove m = bat_heuristic_move(&st, &r);
+        int s = st.act, before = st.discard[s];
+        bat_play(&st, m);
+        if (bat_mkind(m) == BAT_M_ATTACK || bat_mkind(m) == BAT_M_DEFEND)
+            assert_int_equal(st.discard[s], 0);
+        else
+            assert_int_equal(st.discard[s], before);
+        roundtrip(&st);
+    }
+    {
+        static const char *head =
+            "view:2 phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- "
+            "hands=+10/2c4c7cTc3d8h9hJhAs4s/+10/+10 known=-/3d/-/- ";
+        static const char *tail = " battle=- pile=Qc2c deck=62";
+        static const char *bad[] = {"discards=2d/2c/-", "discards=2d/2c/-/-/-",
+                                    "discards=2d/2cc/-/-", "discards=2d/2x/-/-",
+                                    "discards=2d/2c/5h/-", "discards=-/-/-/5h",
+                                    "discards=2d/+1/-/-"};
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%sdiscards=2d/2c/-/-%s", head, tail);
+        assert_int_equal(bat_parse_pos(&st, buf, err, sizeof err), 0);
+        assert_int_equal(st.discard[0], 1 * 13 + 1 + 1);
+        assert_int_equal(st.discard[2], 0);
+        bat_format_pos(&st, out, sizeof out);
+        assert_string_equal(out, buf);
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            snprintf(buf, sizeof buf, "%s%s%s", head, bad[i], tail);
+            assert_true(bat_parse_pos(&st, buf, err, sizeof err) != 0);
+        }
+    }
+}
+
 /* The battles' public record (`shown`) is made from what the table saw
  * only.  Two deals that differ in two hidden cards (x in seat p's hand, y in
  * seat q's, of different suits: B swaps them) are played with the same
@@ -811,7 +873,7 @@ static gmove keep_card(const struct bat_state *st, int p, int x, int q, int y,
 static void test_shown_is_public(void **unused)
 {
     struct rng r;
-    int compared = 0, informative = 0;
+    int compared = 0, informative = 0, collected = 0;
     (void)unused;
     rng_seed(&r, 606);
     for (int g = 0; g < 24; g++) {
@@ -842,6 +904,7 @@ static void test_shown_is_public(void **unused)
                 assert_string_equal(sa, sb);
                 compared++;
                 informative += strstr(sa, "shown=") != NULL;
+                collected += strstr(sa, "discards=") != NULL;
             }
             assert_int_equal(bat_check(&a, m, err, sizeof err), 0);
             if (a.act != b.act || bat_check(&b, m, err, sizeof err))
@@ -852,6 +915,7 @@ static void test_shown_is_public(void **unused)
     }
     assert_true(compared > 2000);
     assert_true(informative > compared / 3);
+    assert_true(collected > compared / 3);
 }
 
 int main(void)
@@ -873,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_views_leak_nothing),
         cmocka_unit_test(test_shown_field),
         cmocka_unit_test(test_shown_is_public),
+        cmocka_unit_test(test_discards_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,7 +82,7 @@ static int suit_count(const uint8_t *set, int x)
 static void test_record_fits_heuristic(void **unused)
 {
     struct rng r;
-    int limits = 0, bids = 0;
+    int limits = 0, bids = 0, collect = 0;
     (void)unused;
     rng_seed(&r, 41);
     for (int g = 0; g < 40; g++) {
@@ -112,6 +112,8 @@ static void test_record_fits_heuristic(void **unused)
                         assert_true(best <= (hi + 1 > 5 ? hi + 1 : 5));
                     bids++;
                 }
+                assert_true(bat_collection_fits(&st, s));
+                collect += st.discard[s] != 0 || bat_set_count(st.known[s]) > 0;
             }
             m = bat_heuristic_move(&st, &r);
             if (bat_mkind(m) == BAT_M_ATTACK || bat_mkind(m) == BAT_M_DEFEND)
@@ -119,7 +121,7 @@ static void test_record_fits_heuristic(void **unused)
             bat_play(&st, m);
         }
     }
-    assert_true(limits > 2000 && bids > 200);
+    assert_true(limits > 2000 && bids > 200 && collect > 2000);
 }
 
 /* Determinizations follow the model: a seat that attacked with all its
@@ -152,6 +154,91 @@ static void test_determinize_model(void **unused)
         over_s += suit_count(d.hand[2], 3) > 4;
     }
     assert_true(over_h > 20 && over_s > 5);
+}
+
+/* Determinizations follow the collection model: seat 2 discarded a club
+ * last (its least kept card: no suit shorter than clubs, no twin of it), seat
+ * 3 took the 7h from the discard pile (a twin or a suit of 5 points or more);
+ * without the model, hands that break it are common. */
+static void test_determinize_collection(void **unused)
+{
+    static const char *pos =
+        "view:1 phase=bid act=1 turn=12 attacks=0 last=- chips=10,10,10,10 "
+        "bids=-,-,-,- hands=4c7cTc2dAh2h8h9hJhJh/+10/7h+9/+10 known=-/-/7h/- "
+        "discards=3d/5c/8s/Kd battle=- pile=Qc3s9s3d5c8sKd deck=57";
+    struct bat_state v, d;
+    struct bat_search_params p, off;
+    struct rng r;
+    int broken = 0, misses = 0;
+    (void)unused;
+    assert_int_equal(bat_parse_pos(&v, pos, err, sizeof err), 0);
+    bat_search_defaults(&p);
+    bat_search_defaults(&off);
+    p.infer_collect = 1;
+    off.infer_collect = 0;
+    rng_seed(&r, 6);
+    for (int i = 0; i < 400; i++) {
+        bat_determinize(&v, &p, &r, &d);
+        check_full(&d);
+        for (int s = 1; s < 4; s++)
+            misses += !bat_collection_fits(&d, s);
+        bat_determinize(&v, &off, &r, &d);
+        for (int s = 1; s < 4; s++)
+            broken += !bat_collection_fits(&d, s);
+    }
+    /* rejection sampling gives up on a hand after some tries: rare misses */
+    assert_true(misses < 60 && broken > 300);
+}
+
+/* collect_heuristic: the search plays the collection the heuristic's way
+ * (the same draw, a discard of least keep value) and searches the rest;
+ * without it the search's collection differs from the heuristic's. */
+static void test_collect_heuristic(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params on, off;
+    int same = 0, differ = 0, searched = 0;
+    (void)unused;
+    rng_seed(&r, 33);
+    bat_search_defaults(&on);
+    on.collect_heuristic = 1;
+    on.iterations = 200;
+    bat_search_defaults(&off);
+    off.iterations = 200;
+    for (int g = 0; g < 8; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 79, (uint64_t)g);
+        while (st.phase <= BAT_BID) {
+            struct bat_state v;
+            struct bat_report rep, rep2;
+            gmove a, b;
+            bat_make_view(&st, st.act, &v);
+            a = bat_search(t, &v, &on, &r, &rep);
+            b = bat_search(t, &v, &off, &r, &rep2);
+            assert_int_equal(bat_check(&st, a, err, sizeof err), 0);
+            if (st.phase == BAT_BID) {
+                searched += rep.iterations > 0;
+            } else {
+                gmove h = bat_heuristic_move(&v, &r);
+                if (st.phase == BAT_DRAW) {
+                    assert_true(a == h);
+                } else {
+                    int c = bat_mvalue(a);
+                    assert_int_equal(bat_mkind(a), BAT_M_DISCARD);
+                    for (int x = 0; x < BAT_NCARD; x++)
+                        if (v.hand[v.act][x])
+                            assert_true(bat_keep_value(v.hand[v.act], x) >=
+                                        bat_keep_value(v.hand[v.act], c));
+                }
+                same += a == h;
+                differ += b != h;
+            }
+            bat_play(&st, a);
+        }
+    }
+    assert_true(same > 50 && differ > 10 && searched > 0);
+    bat_tree_free(t);
 }
 
 static void test_players_legal(void **unused)
@@ -276,6 +363,8 @@ int main(void)
         cmocka_unit_test(test_determinize_consistent),
         cmocka_unit_test(test_record_fits_heuristic),
         cmocka_unit_test(test_determinize_model),
+        cmocka_unit_test(test_determinize_collection),
+        cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
     };

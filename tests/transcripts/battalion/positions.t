@@ -42,7 +42,7 @@ ok
 > position start moves draw:deck discard:2d draw:pile discard:7c
 ok
 > fen
-fen full phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- hands=6cQcKcAd4dAh6hTh2s7s/2c2c4cTc2d8h9hJhAs4s/9c5d6d8d5hKh4s5s5sTs/3cJc6d7dJd6h7hJh8sJs known=-/2d/-/- battle=- pile=Qc7c deck=Js6s9d8c3h3c9h2dKh7d5h7cAcAcTdTdJc3s3s2sQs6cQh3d5c9cQs5d9d2hQd6s8d7h4cKd4hKd9sAs7sQhJdAd5c2h4hAhKc9sTs8sQd8hKsThTc3h4dKs3d8c rng=2969e5390d51b4db:c9b032eb97511248:1654a091b6e4faad:46779479189f01f1
+fen full phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- hands=6cQcKcAd4dAh6hTh2s7s/2c2c4cTc2d8h9hJhAs4s/9c5d6d8d5hKh4s5s5sTs/3cJc6d7dJd6h7hJh8sJs known=-/2d/-/- discards=2d/7c/-/- battle=- pile=Qc7c deck=Js6s9d8c3h3c9h2dKh7d5h7cAcAcTdTdJc3s3s2sQs6cQh3d5c9cQs5d9d2hQd6s8d7h4cKd4hKd9sAs7sQhJdAd5c2h4hAhKc9sTs8sQd8hKsThTc3h4dKs3d8c rng=2969e5390d51b4db:c9b032eb97511248:1654a091b6e4faad:46779479189f01f1
 ok
 > position start moves draw:deck discard:2d draw:deck discard:2d
 error illegal_move 4 discard:2d seat 2 does not hold 2d

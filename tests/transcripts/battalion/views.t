@@ -33,7 +33,7 @@ ok
 > play discard:2c
 ok
 > fen
-fen view:2 phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- hands=+10/2c4c7cTc3d8h9hJhAs4s/+10/+10 known=-/3d/-/- battle=- pile=Qc2c deck=62
+fen view:2 phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- hands=+10/2c4c7cTc3d8h9hJhAs4s/+10/+10 known=-/3d/-/- discards=-/2c/-/- battle=- pile=Qc2c deck=62
 ok
 # seat 3 takes the 2c: it becomes public knowledge in every view
 > position fen view:2 phase=draw act=3 turn=2 attacks=0 last=- chips=10,10,10,10 bids=-,-,-,- hands=+10/2c4c7cTc3d8h9hJhAs4s/+10/+10 known=-/3d/-/- battle=- pile=Qc2c deck=62 moves draw:pile
