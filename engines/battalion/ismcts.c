@@ -41,15 +41,6 @@ void bat_search_defaults(struct bat_search_params *p)
     p->report_us = 1000000;
 }
 
-/* A 0/1 parameter. */
-static int set_flag(const char *v, int *out)
-{
-    if (strcmp(v, "0") && strcmp(v, "1"))
-        return -1;
-    *out = v[0] == '1';
-    return 0;
-}
-
 static int set_double(const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -60,33 +51,42 @@ static int set_double(const char *v, double lo, double hi, double *out)
     return 0;
 }
 
+/* The plain parameters: a double in [lo, hi], or an int 0/1 flag (lo = hi =
+ * -1).  A field of another type does not compile (an array of size -1). */
+#define FIELD(f, T)                                                                                \
+    offsetof(struct bat_search_params, f) +                                                        \
+        0 * sizeof(char[_Generic(((struct bat_search_params *)0)->f, T: 1, default: -1)])
+#define DBL(f, lo, hi) {#f, FIELD(f, double), lo, hi}
+#define FLAG(f) {#f, FIELD(f, int), -1, -1}
+static const struct {
+    const char *name;
+    size_t off;
+    double lo, hi;
+} plain[] = {
+    DBL(explore, 0, 100),     DBL(epsilon, 0, 1),     DBL(epsilon_opp, -1, 1),
+    DBL(eval_strength, 0, 10), FLAG(oracle),          DBL(infer, 0, 1),
+    FLAG(infer_bids),         FLAG(collect_heuristic), DBL(final, 0, 1),
+    FLAG(infer_collect),      DBL(opp_model, 0, 1),   DBL(eval_scale, 0.01, 1000),
+};
+#undef DBL
+#undef FLAG
+#undef FIELD
+
 int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
 {
     double x;
-    if (strcmp(name, "explore") == 0)
-        return set_double(v, 0, 100, &p->explore);
-    if (strcmp(name, "epsilon") == 0)
-        return set_double(v, 0, 1, &p->epsilon);
-    if (strcmp(name, "epsilon_opp") == 0)
-        return set_double(v, -1, 1, &p->epsilon_opp);
-    if (strcmp(name, "eval_strength") == 0)
-        return set_double(v, 0, 10, &p->eval_strength);
-    if (strcmp(name, "oracle") == 0)
-        return set_flag(v, &p->oracle);
-    if (strcmp(name, "infer") == 0)
-        return set_double(v, 0, 1, &p->infer);
-    if (strcmp(name, "infer_bids") == 0)
-        return set_flag(v, &p->infer_bids);
-    if (strcmp(name, "collect_heuristic") == 0)
-        return set_flag(v, &p->collect_heuristic);
-    if (strcmp(name, "final") == 0)
-        return set_double(v, 0, 1, &p->final);
-    if (strcmp(name, "infer_collect") == 0)
-        return set_flag(v, &p->infer_collect);
-    if (strcmp(name, "opp_model") == 0)
-        return set_double(v, 0, 1, &p->opp_model);
-    if (strcmp(name, "eval_scale") == 0)
-        return set_double(v, 0.01, 1000, &p->eval_scale);
+    for (size_t i = 0; i < ARRAY_LEN(plain); i++) {
+        if (strcmp(name, plain[i].name))
+            continue;
+        char *field = (char *)p + plain[i].off;
+        if (plain[i].lo < 0 && plain[i].hi < 0) { /* a flag */
+            if (strcmp(v, "0") && strcmp(v, "1"))
+                return -1;
+            *(int *)field = v[0] == '1';
+            return 0;
+        }
+        return set_double(v, plain[i].lo, plain[i].hi, (double *)field);
+    }
     if (strcmp(name, "cutoff") == 0) {
         if (set_double(v, 1, 200, &x) || x != (int)x)
             return -1;

@@ -357,6 +357,34 @@ static void test_full_actions(void **unused)
     assert_true(checked > 300);
 }
 
+/* bat_search_set: every parameter by name, bad values refused and the
+ * parameter kept. */
+static void test_search_set(void **unused)
+{
+    struct bat_search_params p;
+    (void)unused;
+    bat_search_defaults(&p);
+    assert_int_equal(bat_search_set(&p, "explore", "1.5"), 0);
+    assert_true(p.explore == 1.5);
+    assert_int_equal(bat_search_set(&p, "explore", "101"), -1);
+    assert_int_equal(bat_search_set(&p, "explore", "x"), -1);
+    assert_true(p.explore == 1.5);
+    assert_int_equal(bat_search_set(&p, "epsilon_opp", "-0.5"), 0);
+    assert_true(p.epsilon_opp == -0.5);
+    assert_int_equal(bat_search_set(&p, "oracle", "1"), 0);
+    assert_int_equal(p.oracle, 1);
+    assert_int_equal(bat_search_set(&p, "oracle", "2"), -1);
+    assert_int_equal(bat_search_set(&p, "infer_collect", "1"), 0);
+    assert_int_equal(p.infer_collect, 1);
+    assert_int_equal(bat_search_set(&p, "eval_scale", "0.001"), -1);
+    assert_int_equal(bat_search_set(&p, "cutoff", "7"), 0);
+    assert_int_equal(p.cutoff, 7);
+    assert_int_equal(bat_search_set(&p, "cutoff", "7.5"), -1);
+    assert_int_equal(bat_search_set(&p, "actions", "full"), 0);
+    assert_int_equal(p.actions, BAT_ACTIONS_FULL);
+    assert_int_equal(bat_search_set(&p, "nosuch", "1"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_record_fits_heuristic),
         cmocka_unit_test(test_determinize_model),
         cmocka_unit_test(test_determinize_collection),
+        cmocka_unit_test(test_search_set),
         cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
