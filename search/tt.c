@@ -1,6 +1,7 @@
 /* tt.c - transposition table (see tt.h). */
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,20 @@
 static void *(*tt_calloc)(size_t, size_t) = calloc;
 
 void tt_set_calloc(void *(*fn)(size_t, size_t)) { tt_calloc = fn ? fn : calloc; }
+
+/* A bucket is one 64-byte cache line only if the table starts on one, which
+ * calloc does not promise (glibc gives 16): a table of n entries taken with
+ * one bucket to spare, its start rounded up (t->raw is what to free). */
+#define TT_LINE 64
+_Static_assert(BUCKET * sizeof(struct tt_entry) == TT_LINE, "a bucket is one cache line");
+static struct tt_entry *tt_alloc(struct tt *t, size_t n)
+{
+    void *raw = tt_calloc(n + BUCKET, sizeof(struct tt_entry));
+    if (!raw)
+        return NULL;
+    t->raw = raw;
+    return (struct tt_entry *)(((uintptr_t)raw + TT_LINE - 1) & ~(uintptr_t)(TT_LINE - 1));
+}
 
 size_t tt_physical_mb(void)
 {
@@ -35,8 +50,10 @@ int tt_init(struct tt *t, size_t mb)
     bytes = mb << 20;
     while (buckets * 2 * BUCKET * sizeof(struct tt_entry) <= bytes)
         buckets *= 2;
-    if (!(e = tt_calloc(buckets * BUCKET, sizeof *e)))
+    struct tt fresh = {0};
+    if (!(e = tt_alloc(&fresh, buckets * BUCKET)))
         return -1;
+    t->raw = fresh.raw;
     t->e = e;
     t->mask = buckets - 1;
     t->gen = 0;
@@ -46,7 +63,8 @@ int tt_init(struct tt *t, size_t mb)
 
 void tt_free(struct tt *t)
 {
-    free(t->e);
+    free(t->raw);
+    t->raw = NULL;
     t->e = NULL;
 }
 
@@ -59,10 +77,13 @@ void tt_clear(struct tt *t)
      * loaded machine (at every newgame, outside any clock). */
     if (t->dirty) {
         struct tt_entry *e;
-        free(t->e);
-        t->e = NULL;
-        if (!(e = tt_calloc(n, sizeof *e)))
-            e = xcalloc(n, sizeof *e); /* the size just freed: dies only if the OS is out */
+        tt_free(t);
+        if (!(e = tt_alloc(t, n))) {
+            /* the size just freed: dies only if the OS is out */
+            t->raw = xcalloc(n + BUCKET, sizeof *e);
+            e = (struct tt_entry *)(((uintptr_t)t->raw + TT_LINE - 1) &
+                                    ~(uintptr_t)(TT_LINE - 1));
+        }
         t->e = e;
     }
     t->gen = 0;

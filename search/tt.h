@@ -19,7 +19,8 @@ struct tt_entry {
 };
 
 struct tt {
-    struct tt_entry *e;
+    struct tt_entry *e; /* on a cache line */
+    void *raw;          /* the allocation e lies in */
     size_t mask; /* number of buckets - 1 */
     uint8_t gen;
     uint8_t dirty; /* stored into since the last clear (a fresh table is zero) */
