@@ -40,7 +40,10 @@ static const struct named_int search_names[] = {
 };
 #undef P
 
-int abp_search_params(struct ab_player *p, const char *spec, char *err, size_t n)
+/* Set the search tunables named in spec ("null_min_depth=1000,lmr_min_depth=4";
+ * empty: the defaults).  Returns 0, or -1 with a message in err and the
+ * tunables unchanged. */
+static int search_params(struct ab_player *p, const char *spec, char *err, size_t n)
 {
     struct ab_params t = ab_default_params;
     if (named_ints_parse(&t, sizeof t, search_names, ARRAY_LEN(search_names), 0, 1000,
@@ -71,7 +74,7 @@ int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err,
     else if (strcmp(o->name, "ClearHash") == 0)
         ab_clear(&p->ab);
     else if (strcmp(o->name, "SearchParams") == 0)
-        return abp_search_params(p, p->search, err, n);
+        return search_params(p, p->search, err, n);
     else if (strcmp(o->name, "Contempt") == 0) {
         p->ab.par.contempt = (int)p->contempt;
         ab_clear(&p->ab); /* stored scores hold the old contempt */

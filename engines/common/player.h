@@ -50,10 +50,6 @@ void abp_engine_newgame(void *eng);
 gmove abp_engine_go(void *eng, const struct search_req *req, gmove *ponder);
 void abp_destroy(struct ab_player *p);
 void abp_newgame(struct ab_player *p);
-/* Set the search tunables named in spec ("null_min_depth=99,lmr_min_depth=4";
- * empty: the defaults).  Returns 0, or -1 with a message in err and the
- * tunables unchanged. */
-int abp_search_params(struct ab_player *p, const char *spec, char *err, size_t n);
 /* Act on a change of a shared option (others are ignored).  Returns 0, or
  * -1 with a message in err (a Hash that cannot be had: the old table is
  * kept, and mep restores the option's value). */
