@@ -73,6 +73,9 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
                    AB_ORDER_KILLER1 + AB_HIST_MAX < AB_ORDER_TACTICAL &&
                    AB_ORDER_TACTICAL + AB_HIST_MAX < AB_ORDER_TT,
                "move-ordering bands overlap");
+/* Move picking: the first this many moves of a node are picked one at a
+ * time (a cut-off often comes first); the rest are then sorted at once. */
+#define AB_PICK_LAZY 3
 /* Time: iterations with an unchanged best move before it counts as fully
  * stable (tm_continue's stability 1). */
 #define AB_STABLE_ITERATIONS 4
@@ -113,6 +116,8 @@ struct ab {
     unsigned char *stack; /* one state per ply */
     gmove *moves;         /* game->max_moves per ply, and the root's */
     int *scores;          /* their ordering scores */
+    uint64_t *sortkeys;   /* 2 * max_moves: scratch of ab_sort_moves */
+    gmove *sortmoves;     /* max_moves: scratch of ab_sort_moves */
     const struct search_req *req;
     void *tm;         /* struct timeman *, NULL in bench */
     uint64_t node_limit;
@@ -132,6 +137,10 @@ int ab_resize(struct ab *ab, size_t hash_mb);
 void ab_clear(struct ab *ab); /* newgame */
 /* Full search for `go`: info lines, time management, returns best move. */
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder);
+/* Sort mv[from..n) (n <= the game's max_moves) with their scores sc, the
+ * highest score first, equal scores later-listed first: the order the
+ * search tries a node's moves in after the first AB_PICK_LAZY. */
+void ab_sort_moves(struct ab *ab, gmove *mv, int *sc, int from, int n);
 /* Fixed-depth search without output (bench): returns nodes searched. */
 uint64_t ab_bench_position(struct ab *ab, const void *st, int depth);
 

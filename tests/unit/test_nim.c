@@ -199,6 +199,52 @@ static void test_too_many_moves_is_internal_error(void **unused)
     assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
+/* ab_sort_moves against the order it promises, checked pair by pair:
+ * scores never rise, equal scores keep reversed list order, and the moves
+ * are the same ones with their own scores (a permutation), for lists of
+ * every length up to max_moves, scores with many ties and the extremes. */
+static void test_sort_moves(void **unused)
+{
+    static const struct ab_ops ops = {.eval = ev0, .move_key = key};
+    struct game big = nim_game;
+    struct rng r;
+    enum { MAX = 300 };
+    gmove mv[MAX];
+    int sc[MAX];
+    (void)unused;
+    big.max_moves = MAX;
+    struct ab *ab = xcalloc(1, sizeof *ab);
+    ab_init(ab, &big, &ops, NULL, 1);
+    rng_seed(&r, 11);
+    for (int trial = 0; trial < 400; trial++) {
+        int n = 1 + (int)rng_below(&r, MAX), from = (int)rng_below(&r, (uint64_t)n);
+        int spread = trial % 3 == 0 ? 4 : 100000;
+        for (int i = 0; i < n; i++) {
+            sc[i] = (int)rng_below(&r, (uint64_t)spread) - spread / 2;
+            if (rng_below(&r, 50) == 0)
+                sc[i] = rng_below(&r, 2) ? AB_ORDER_TT : -AB_HIST_MAX - 1000000;
+            mv[i] = (gmove)i << 20 | (gmove)(uint32_t)(sc[i] & 0xfffff); /* index and score */
+        }
+        ab_sort_moves(ab, mv, sc, from, n);
+        char seen[MAX] = {0};
+        for (int i = 0; i < n; i++) {
+            int idx = (int)(mv[i] >> 20);
+            assert_true(idx >= 0 && idx < n && !seen[idx]);
+            seen[idx] = 1;
+            assert_int_equal((int)(mv[i] & 0xfffff), sc[i] & 0xfffff); /* its own score */
+            if (i < from)
+                assert_int_equal(idx, i); /* the part before from is untouched */
+            else if (i > from) {
+                assert_true(sc[i] <= sc[i - 1]);
+                if (sc[i] == sc[i - 1])
+                    assert_true(idx < (int)(mv[i - 1] >> 20));
+            }
+        }
+    }
+    ab_free(ab);
+    free(ab);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_search_solves),
         cmocka_unit_test(test_too_many_moves_is_internal_error),
+        cmocka_unit_test(test_sort_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
