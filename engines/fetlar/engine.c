@@ -16,10 +16,21 @@
  * below even for the engine's side. */
 #define FETLAR_DEFAULT_CONTEMPT "200"
 
+/* Evaluations already made, by position: the quiescence search evaluates
+ * every node it visits, and many are reached again (transpositions, the
+ * next iteration).  Direct-mapped, the whole key kept; emptied when the
+ * weights change. */
+#define FETLAR_EVAL_CACHE (1 << 14)
+struct eval_slot {
+    uint64_t key; /* 0: empty (a key of 0 is never stored) */
+    int32_t score;
+};
+
 struct fetlar_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
     char weights[OPT_STR_LEN];
     struct fetlar_weights w;
+    struct eval_slot cache[FETLAR_EVAL_CACHE];
 };
 AB_PLAYER_FIRST(struct fetlar_engine, p);
 
@@ -28,8 +39,18 @@ AB_PLAYER_FIRST(struct fetlar_engine, p);
  * draw in a position its evaluation finds slightly worse. */
 static int ev(void *eng, const void *st)
 {
-    const struct fetlar_engine *e = eng;
-    return fetlar_evaluate(st, &e->w, NULL);
+    struct fetlar_engine *e = eng;
+    const struct fetlar_state *s = st;
+    /* the score also depends on the quiet-ply count once it fades */
+    uint64_t key = s->hash ^ (s->quiet > e->w.quiet_fade
+                                  ? (uint64_t)s->quiet * 0x9e3779b97f4a7c15u : 0);
+    struct eval_slot *slot = &e->cache[key & (FETLAR_EVAL_CACHE - 1)];
+    if (key && slot->key == key)
+        return slot->score;
+    int score = fetlar_evaluate(s, &e->w, NULL);
+    slot->key = key;
+    slot->score = score;
+    return score;
 }
 
 static int is_tactical(const void *st, gmove m)
@@ -82,6 +103,7 @@ static void init(void *eng)
 {
     struct fetlar_engine *e = eng;
     e->w = fetlar_default_weights;
+    memset(e->cache, 0, sizeof e->cache);
     abp_init(&e->p, &fetlar_game, &fetlar_ab_ops, e);
 }
 
@@ -93,6 +115,7 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
         if (fetlar_weights_parse(&w, e->weights, err, n))
             return -1;
         e->w = w;
+        memset(e->cache, 0, sizeof e->cache);
         return 0;
     }
     return abp_option_changed(&e->p, o, err, n);

@@ -15,3 +15,16 @@ ok
 info depth 1 * score loss 2 *
 info depth 2 * score loss 2 *
 bestmove *
+# the search sees new weights at once (its evaluation cache is emptied)
+> position startpos
+ok
+> go depth 1
+info depth 1 * score cp 26 *
+bestmove *
+> setoption name Weights value balance=0
+ok
+> go depth 1
+info depth 1 * score cp 176 *
+bestmove *
+> setoption name Weights value <empty>
+ok
