@@ -34,6 +34,10 @@ const struct ab_params ab_default_params = {
     .lmr_min_depth = AB_LMR_MIN_DEPTH,
     .lmr_min_moves = AB_LMR_MIN_MOVES,
     .futility_margin = AB_RFP_MARGIN,
+    .lmp_depth = AB_LMP_MAX_DEPTH,
+    .lmp_moves = AB_LMP_MOVES,
+    .fut_depth = AB_FUT_MAX_DEPTH,
+    .fut_margin = AB_FUT_MARGIN,
     .aspiration = AB_ASP_WINDOW,
 };
 
@@ -409,6 +413,17 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         if (root && excluded(ab, m))
             continue;
         tactical = scored_tactical(ab, st, m, sc[i]);
+        /* near the leaves, quiet moves that cannot matter: the tail of the
+         * list (late-move pruning), or all of them when even a margin over
+         * the evaluation stays below alpha (futility) */
+        if (!pvnode && !root && !tactical && sc[i] < AB_ORDER_KILLER2 &&
+            best > -AB_WIN_BOUND && legal > 0) {
+            if (depth <= ab->par.lmp_depth && legal >= ab->par.lmp_moves * depth * depth)
+                continue;
+            if (depth <= ab->par.fut_depth && abs(alpha) < AB_WIN_BOUND &&
+                eval + ab->par.fut_margin * depth <= alpha)
+                continue;
+        }
         child = ply_state(ab, ply + 1);
         memcpy(child, st, ab->game->state_size);
         ab->game->play(child, m);

@@ -51,6 +51,16 @@ struct ab_ops {
 #define AB_LMR_BASE 0.75
 #define AB_LMR_DIV 2.25
 #define AB_LMR_PV_LESS 1
+/* Late-move pruning: at depth <= max (0: none), outside the PV, once
+ * moves * depth^2 moves have been tried and one of them does not lose,
+ * the remaining quiet moves (those ordered by history) are not searched. */
+#define AB_LMP_MAX_DEPTH 0
+#define AB_LMP_MOVES 6
+/* Futility pruning: at depth <= max (0: none), outside the PV, once a move
+ * that does not lose has been tried, a quiet move is not searched when the
+ * static evaluation plus margin * depth cannot reach alpha. */
+#define AB_FUT_MAX_DEPTH 0
+#define AB_FUT_MARGIN 150
 /* Aspiration windows: from this depth, half-width first; a fail widens the
  * window by half plus grow; past max the window is the whole range. */
 #define AB_ASP_MIN_DEPTH 5
@@ -94,6 +104,10 @@ struct ab_params {
     int lmr_min_depth;   /* AB_LMR_MIN_DEPTH */
     int lmr_min_moves;   /* AB_LMR_MIN_MOVES */
     int futility_margin; /* AB_RFP_MARGIN, per depth */
+    int lmp_depth;       /* AB_LMP_MAX_DEPTH */
+    int lmp_moves;       /* AB_LMP_MOVES, times depth^2 */
+    int fut_depth;       /* AB_FUT_MAX_DEPTH */
+    int fut_margin;      /* AB_FUT_MARGIN, per depth */
     int aspiration;      /* AB_ASP_WINDOW, first window half-width; 0 = none */
     int contempt;        /* a draw counts this much below even for the root side */
 };

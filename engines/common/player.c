@@ -11,9 +11,12 @@
  * (the score is multiplied by it and a random remainder added). */
 #define ABP_GREEDY_TIEBREAK 8
 
-void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng)
+void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng,
+              const struct ab_params *defaults)
 {
     ab_init(&p->ab, g, ops, eng, (size_t)p->hash_mb);
+    p->defaults = defaults ? *defaults : ab_default_params;
+    p->ab.par = p->defaults;
     p->ab.par.contempt = (int)p->contempt;
     rng_seed(&p->rng, (uint64_t)p->seed);
 }
@@ -36,7 +39,8 @@ void abp_newgame(struct ab_player *p)
 #define P(f) {#f, offsetof(struct ab_params, f)}
 static const struct named_int search_names[] = {
     P(null_min_depth), P(null_reduction), P(lmr_min_depth), P(lmr_min_moves),
-    P(futility_margin), P(aspiration),
+    P(futility_margin), P(lmp_depth), P(lmp_moves), P(fut_depth), P(fut_margin),
+    P(aspiration),
 };
 #undef P
 
@@ -45,7 +49,7 @@ static const struct named_int search_names[] = {
  * tunables unchanged. */
 static int search_params(struct ab_player *p, const char *spec, char *err, size_t n)
 {
-    struct ab_params t = ab_default_params;
+    struct ab_params t = p->defaults;
     if (named_ints_parse(&t, sizeof t, search_names, ARRAY_LEN(search_names), 0, 1000,
                          "search parameter", spec, err, n))
         return -1;

@@ -19,6 +19,7 @@ struct ab_player {
     int64_t contempt;
     char strategy[OPT_STR_LEN];
     char search[OPT_STR_LEN]; /* the SearchParams option */
+    struct ab_params defaults; /* the game's tunables before SearchParams */
     struct ab ab;
     struct rng rng;
 };
@@ -40,7 +41,10 @@ struct ab_player {
     {"Contempt", OPT_SPIN, DEF, 0, 1000, NULL, offsetof(T, M.contempt),                           \
      "how much worse than an even position a draw is for the engine"}
 
-void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng);
+/* defaults: the game's search tunables (NULL: ab_default_params); what
+ * SearchParams starts from and an empty one restores. */
+void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *ops, void *eng,
+              const struct ab_params *defaults);
 
 /* struct engine members for an engine object whose FIRST member is its
  * struct ab_player (checked by AB_PLAYER_FIRST). */

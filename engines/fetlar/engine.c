@@ -15,6 +15,8 @@
 /* The Contempt option's default, in centipawns: a draw counts this much
  * below even for the engine's side. */
 #define FETLAR_DEFAULT_CONTEMPT "200"
+/* Late-move pruning up to this depth (search/ab.h's default is none). */
+#define FETLAR_LMP_DEPTH 3
 
 /* Evaluations already made, by position: the quiescence search evaluates
  * every node it visits, and many are reached again (transpositions, the
@@ -104,7 +106,11 @@ static void init(void *eng)
     struct fetlar_engine *e = eng;
     e->w = fetlar_default_weights;
     memset(e->cache, 0, sizeof e->cache);
-    abp_init(&e->p, &fetlar_game, &fetlar_ab_ops, e);
+    /* the search's tunables: search/ab.h's, with late-move pruning (a tafl
+     * position has about a hundred moves; docs/games/fetlar.md) */
+    struct ab_params par = ab_default_params;
+    par.lmp_depth = FETLAR_LMP_DEPTH;
+    abp_init(&e->p, &fetlar_game, &fetlar_ab_ops, e, &par);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)

@@ -69,7 +69,7 @@ static void init(void *eng)
 {
     struct loa_engine *e = eng;
     e->w = loa_default_weights;
-    abp_init(&e->p, &loa_game, &loa_ab_ops, e);
+    abp_init(&e->p, &loa_game, &loa_ab_ops, e, NULL);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)

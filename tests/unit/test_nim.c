@@ -17,6 +17,7 @@
 
 #include "core/game.h"
 #include "core/util.h"
+#include "engines/common/player.h"
 #include "engines/registry.h"
 #include "protocol/engine.h"
 #include "protocol/options.h"
@@ -245,6 +246,36 @@ static void test_sort_moves(void **unused)
     free(ab);
 }
 
+/* A game's own search defaults (abp_init's last argument): SearchParams
+ * changes named tunables on top of them, and an empty one restores them,
+ * not search/ab.h's. */
+static void test_player_defaults(void **unused)
+{
+    static const struct ab_ops ops = {.eval = ev0, .move_key = key};
+    static const struct opt_spec sp = {.name = "SearchParams"};
+    struct ab_params game = ab_default_params;
+    char err[256];
+    (void)unused;
+    game.lmp_depth = 2;
+    struct ab_player *p = xcalloc(1, sizeof *p);
+    p->hash_mb = 1;
+    abp_init(p, &nim_game, &ops, NULL, &game);
+    assert_int_equal(p->ab.par.lmp_depth, 2);
+    snprintf(p->search, sizeof p->search, "lmp_moves=9");
+    assert_int_equal(abp_option_changed(p, &sp, err, sizeof err), 0);
+    assert_int_equal(p->ab.par.lmp_moves, 9);
+    assert_int_equal(p->ab.par.lmp_depth, 2); /* the game's, kept */
+    snprintf(p->search, sizeof p->search, "lmp_depth=0,frob=1");
+    assert_int_equal(abp_option_changed(p, &sp, err, sizeof err), -1);
+    assert_int_equal(p->ab.par.lmp_depth, 2); /* refused: unchanged */
+    p->search[0] = 0;
+    assert_int_equal(abp_option_changed(p, &sp, err, sizeof err), 0);
+    assert_int_equal(p->ab.par.lmp_moves, AB_LMP_MOVES);
+    assert_int_equal(p->ab.par.lmp_depth, 2);
+    abp_destroy(p);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_search_solves),
         cmocka_unit_test(test_too_many_moves_is_internal_error),
         cmocka_unit_test(test_sort_moves),
+        cmocka_unit_test(test_player_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

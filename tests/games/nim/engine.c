@@ -43,7 +43,7 @@ static const struct ab_ops nim_ab_ops = {
 static void init(void *eng)
 {
     struct nim_engine *e = eng;
-    abp_init(&e->p, &nim_game, &nim_ab_ops, e);
+    abp_init(&e->p, &nim_game, &nim_ab_ops, e, NULL);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)

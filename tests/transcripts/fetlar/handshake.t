@@ -46,6 +46,10 @@ ok
 # search tunables by name (LOA and Fetlar; for tuning); a bad one changes nothing
 > setoption name SearchParams value null_min_depth=99,lmr_min_depth=4
 ok
+> setoption name SearchParams value lmp_depth=0,lmp_moves=4,fut_depth=2,fut_margin=120
+ok
+> setoption name SearchParams value lmp_depth=1001
+error bad_value search parameter lmp_depth takes 0..1000
 > setoption name SearchParams value lmr_min_depth=4,frob=3
 error bad_value no search parameter 'frob'
 > setoption name SearchParams value futility_margin=-1

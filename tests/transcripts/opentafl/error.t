@@ -21,7 +21,7 @@ pong 2
 >& opponent-move e1-e4 /3t1ttt3/5t5/11/t3tT4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/
 >& play defenders
 > ping 3
-move f4-g4
+move f4-i4
 pong 3
 >& medan-state
 > ping 4
