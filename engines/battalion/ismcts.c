@@ -39,6 +39,60 @@ void bat_search_defaults(struct bat_search_params *p)
     p->infer_bids = 1;
     p->infer_collect = 0;
     p->report_us = 1000000;
+    p->leaf = 0;
+    p->leaf_best = 0.25;
+}
+
+const char *const bat_leaf_names[BAT_LEAF_NF] = {
+    "best", "second", "rest", "next", "next_allowed", "after", "after_best", "chips",
+};
+
+/* The leaf_* weights in the order of bat_leaf_features. */
+static void leaf_weights(const struct bat_search_params *p, double *w)
+{
+    w[0] = p->leaf_best;
+    w[1] = p->leaf_second;
+    w[2] = p->leaf_rest;
+    w[3] = p->leaf_next;
+    w[4] = p->leaf_next_allowed;
+    w[5] = p->leaf_after;
+    w[6] = p->leaf_after_best;
+    w[7] = p->leaf_chips;
+}
+
+void bat_leaf_features(const struct bat_state *st, int s, double *f)
+{
+    int N = st->nseats, pts[4], next, k, sum = 0;
+    for (int x = 0; x < 4; x++)
+        pts[x] = bat_suit_points(st->hand[s], x);
+    /* sort descending (4 entries) */
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && pts[j] > pts[j - 1]; j--) {
+            int t = pts[j];
+            pts[j] = pts[j - 1];
+            pts[j - 1] = t;
+        }
+    next = st->phase == BAT_ATTACK   ? st->act
+           : st->phase == BAT_DEFEND ? (st->attacker + 1) % N
+                                     : 0;
+    k = (s - next + N) % N;
+    f[0] = pts[0];
+    f[1] = pts[1];
+    f[2] = pts[2] + pts[3];
+    f[3] = k == 0;
+    f[4] = 0;
+    if (k == 0) {
+        int b = 0; /* the next attack may not use the last attack's suit */
+        for (int x = 0; x < 4; x++)
+            if (x != st->last_suit && bat_suit_points(st->hand[s], x) > b)
+                b = bat_suit_points(st->hand[s], x);
+        f[4] = b;
+    }
+    f[5] = k == 1;
+    f[6] = k == 1 ? pts[0] : 0;
+    for (int i = 0; i < N; i++)
+        sum += st->chips[i];
+    f[7] = st->chips[s] - (double)sum / N;
 }
 
 static int set_double(const char *v, double lo, double hi, double *out)
@@ -67,6 +121,9 @@ static const struct {
     DBL(eval_strength, 0, 10), FLAG(oracle),          DBL(infer, 0, 1),
     FLAG(infer_bids),         FLAG(collect_heuristic), DBL(final, 0, 1),
     FLAG(infer_collect),      DBL(opp_model, 0, 1),   DBL(eval_scale, 0.01, 1000),
+    FLAG(leaf),               DBL(leaf_best, -10, 10), DBL(leaf_second, -10, 10),
+    DBL(leaf_rest, -10, 10),  DBL(leaf_next, -10, 10), DBL(leaf_next_allowed, -10, 10),
+    DBL(leaf_after, -10, 10), DBL(leaf_after_best, -10, 10), DBL(leaf_chips, -10, 10),
 };
 #undef DBL
 #undef FLAG
@@ -338,21 +395,29 @@ void bat_determinize(const struct bat_state *view, const struct bat_search_param
 }
 
 /* ---- playouts ------------------------------------------------------------ */
-static void evaluate(const struct bat_state *st, double strength, double scale,
+static void evaluate(const struct bat_state *st, const struct bat_search_params *p,
                      double *reward)
 {
     int N = st->nseats;
-    double v[BAT_MAX_SEATS], sum = 0;
+    double v[BAT_MAX_SEATS], sum = 0, w[BAT_LEAF_NF];
     int over = bat_over(st);
+    if (p->leaf)
+        leaf_weights(p, w);
     for (int s = 0; s < N; s++) {
         v[s] = st->chips[s];
-        if (!over)
-            v[s] += strength * bat_best_suit_points(st->hand[s]);
+        if (!over && p->leaf) {
+            double f[BAT_LEAF_NF];
+            bat_leaf_features(st, s, f);
+            for (int i = 0; i < BAT_LEAF_NF; i++)
+                v[s] += w[i] * f[i];
+        } else if (!over) {
+            v[s] += p->eval_strength * bat_best_suit_points(st->hand[s]);
+        }
         sum += v[s];
     }
     for (int s = 0; s < N; s++) {
         double others = (sum - v[s]) / (N - 1);
-        reward[s] = 1.0 / (1.0 + exp(-(v[s] - others) / scale));
+        reward[s] = 1.0 / (1.0 + exp(-(v[s] - others) / p->eval_scale));
     }
 }
 
@@ -382,7 +447,7 @@ void bat_playout(struct bat_state *st, int attacks_end,
             break;
         bat_play(st, m);
     }
-    evaluate(st, p->eval_strength, p->eval_scale, reward);
+    evaluate(st, p, reward);
 }
 
 /* ---- the tree ------------------------------------------------------------- */
