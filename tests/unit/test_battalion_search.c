@@ -385,6 +385,11 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "actions", "full"), 0);
     assert_int_equal(p.actions, BAT_ACTIONS_FULL);
     assert_int_equal(bat_search_set(&p, "nosuch", "1"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf5_next", "0.5"), 0);
+    assert_true(p.leaf_w[5][3] == 0.5 && p.leaf_w[4][3] != 0.5);
+    assert_int_equal(bat_search_set(&p, "leaf7_next", "0.5"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf4_nosuch", "0.5"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf4_best", "11"), -1);
 }
 
 /* The learned leaf: the features of a hand-made position, and the playout's
@@ -436,7 +441,7 @@ static void test_leaf(void **unused)
     for (int i = 0; i < BAT_LEAF_NF; i++) {
         char name[32];
         w[i] = 0.1 * (i + 1) - 0.35;
-        snprintf(name, sizeof name, "leaf_%s", bat_leaf_names[i]);
+        snprintf(name, sizeof name, "leaf3_%s", bat_leaf_names[i]);
         {
             char val[32];
             snprintf(val, sizeof val, "%.2f", w[i]);

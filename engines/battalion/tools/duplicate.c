@@ -26,7 +26,7 @@
  * seat, the chips it gains by the end of the game against its features then
  * (bat_leaf_features); least squares with an intercept, printed as --set
  * lines with standard errors; --fit-drop NAME (repeatable) holds feature
- * leaf_NAME at 0 and fits the others without it.
+ * NAME at 0 and fits the others without it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -281,9 +281,9 @@ static int fit(const struct opts *o)
     printf("intercept %+.3f\n", beta[0]);
     for (int i = 0; i < BAT_LEAF_NF; i++)
         if (o->fit_drop >> i & 1)
-            printf("--set leaf_%s=0   (held at 0)\n", bat_leaf_names[i]);
+            printf("--set leaf%d_%s=0   (held at 0)\n", o->players, bat_leaf_names[i]);
         else
-            printf("--set leaf_%s=%.3f   (se %.3f)\n", bat_leaf_names[i], beta[i + 1],
+            printf("--set leaf%d_%s=%.3f   (se %.3f)\n", o->players, bat_leaf_names[i], beta[i + 1],
                    sqrt(sse / (double)(n - FIT_K) * inv[i + 1][i + 1]));
     return 0;
 }
