@@ -50,7 +50,7 @@ void bat_search_defaults(struct bat_search_params *p)
     p->infer_bids = 1;
     p->infer_collect = 0;
     p->report_us = 1000000;
-    p->leaf = 0;
+    p->leaf = 1;
     memcpy(p->leaf_w, leaf_fit, sizeof leaf_fit);
 }
 
