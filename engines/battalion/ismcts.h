@@ -39,7 +39,7 @@ struct bat_report {
 };
 
 /* The learned leaf's features of seat s in a full state (not over), in the
- * order of the leaf_* parameters: points of its best suit, of its second,
+ * order of the leaf<N>_* parameters: points of its best suit, of its second,
  * of the other two; 1 if it attacks next; if so, the points of its best
  * suit allowed then; 1 if it attacks after the next attacker; if so, its
  * best suit's points; its chips less the table's mean.  The names are the
