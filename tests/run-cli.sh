@@ -67,6 +67,17 @@ check "$rc/$(count "^medan-loa: bad option: error unknown_option no option 'Nope
 check "$rc/$(count '^info ' "$T/o" | sed 's/^[1-9][0-9]*$/N/')/$(count '^bestmove [a-h][1-8]-[a-h][1-8]' "$T/o")" "0/N/1" \
     "analyze: info lines, then one bestmove"
 
+# --- medan-battalion-duplicate --fit: the learned leaf's weights --------------------------------
+"$BIN/medan-battalion-duplicate" --fit 400 --players 5 --fit-drop chips >"$T/o" 2>"$T/e"; rc=$?
+best=$(sed -n 's/^--set leaf5_best=\([0-9.]*\) .*/\1/p' "$T/o")
+check "$rc/$(count '^--set leaf5_' "$T/o")/$(count '^--set leaf5_chips=0   (held at 0)$' "$T/o")/$(count '^battalion leaf fit: 400 games' "$T/o")" \
+    "0/8/1/1" "duplicate --fit: a weight per feature, the dropped one held at 0"
+awk -v b="$best" 'BEGIN { exit !(b > 0.1 && b < 1) }' &&
+    ok "duplicate --fit: a best-suit point is worth $best chips (0.1..1)" ||
+    bad "duplicate --fit: best-suit weight '$best'"
+"$BIN/medan-battalion-duplicate" --fit 10 --fit-drop nosuch >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'no such leaf feature' "$T/e")" "2/1" "duplicate --fit-drop: an unknown feature is refused"
+
 # --- Bench: a fingerprint of a fixed search ------------------------------------------------
 for g in palagan battalion; do
     a=$("$BIN/medan-$g" bench 2>/dev/null | sed -n 's/^Bench: //p')

@@ -38,6 +38,16 @@ struct bat_report {
     struct bat_line lines[BAT_REPORT_LINES];
 };
 
+/* The learned leaf's features of seat s in a full state (not over), in the
+ * order of the leaf<N>_* parameters: points of its best suit, of its second,
+ * of the other two; 1 if it attacks next; if so, the points of its best
+ * suit allowed then; 1 if it attacks after the next attacker; if so, its
+ * best suit's points; its chips less the table's mean.  The names are the
+ * parameters' (bat_leaf_names[i]: parameter leaf<N>_<name>). */
+#define BAT_LEAF_NF 8
+extern const char *const bat_leaf_names[BAT_LEAF_NF];
+void bat_leaf_features(const struct bat_state *st, int s, double *f);
+
 struct bat_search_params {
     uint64_t iterations;  /* stop after this many (0 = only `stop`) */
     int cutoff;           /* playouts stop this many attacks after the root */
@@ -47,6 +57,13 @@ struct bat_search_params {
                            * (< 0: the same as epsilon) */
     double eval_strength; /* leaf value: chips per point of the best suit in hand */
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
+    int leaf;             /* 0: leaf value chips + eval_strength x best-suit points;
+                           * 1: chips + the fitted chip gain, leaf_w[N] . bat_leaf_features */
+    /* The fitted leaf per number of seats N (`medan-battalion-duplicate
+     * --fit`): chips expected to be gained by the end of the game per unit
+     * of each feature, in the order of bat_leaf_features; parameter
+     * "leaf<N>_<feature>", e.g. leaf4_best. */
+    double leaf_w[BAT_MAX_SEATS + 1][BAT_LEAF_NF];
     int actions;          /* enum bat_actions: the move set searched */
     int collect_heuristic; /* 1: collection decisions are the heuristic's, unsearched */
     double final;         /* the move played: 0 the most visited root child; f > 0
@@ -77,7 +94,8 @@ void bat_search_defaults(struct bat_search_params *p);
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
  * "infer_bids", "infer_collect", "final", "epsilon_opp", "collect_heuristic",
- * "iterations").
+ * "iterations", "leaf", "leaf<N>_<feature>" for N = 3..6 and a name of
+ * bat_leaf_names).
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
 

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/game.h"
@@ -383,6 +385,85 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "actions", "full"), 0);
     assert_int_equal(p.actions, BAT_ACTIONS_FULL);
     assert_int_equal(bat_search_set(&p, "nosuch", "1"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf5_next", "0.5"), 0);
+    assert_true(p.leaf_w[5][3] == 0.5 && p.leaf_w[4][3] != 0.5);
+    assert_int_equal(bat_search_set(&p, "leaf7_next", "0.5"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf4_nosuch", "0.5"), -1);
+    assert_int_equal(bat_search_set(&p, "leaf4_best", "11"), -1);
+}
+
+/* The learned leaf: the features of a hand-made position, and the playout's
+ * reward made from them (leaf=1) instead of from the best suit alone. */
+static void test_leaf(void **unused)
+{
+    struct bat_state st;
+    struct bat_search_params p;
+    struct rng r;
+    double f[BAT_LEAF_NF], reward[BAT_MAX_SEATS], w[BAT_LEAF_NF], v[3];
+    (void)unused;
+    bat_deal(&st, 3, 5, 0);
+    memset(st.hand, 0, sizeof st.hand);
+    /* seat 1: Ac Ac 2c (5 points), 3d 4d, 5h, 6s 7s: suits 5 2 1 2 */
+    st.hand[0][0] = 2;
+    st.hand[0][1] = 1;
+    st.hand[0][13 + 2] = st.hand[0][13 + 3] = 1;
+    st.hand[0][26 + 4] = 1;
+    st.hand[0][39 + 5] = st.hand[0][39 + 6] = 1;
+    /* seat 2: 8h 9h Th (3 points), 8s; seat 3: Kd */
+    st.hand[1][26 + 7] = st.hand[1][26 + 8] = st.hand[1][26 + 9] = 1;
+    st.hand[1][39 + 7] = 1;
+    st.hand[2][13 + 12] = 1;
+    st.phase = BAT_ATTACK;
+    st.act = 0;
+    st.last_suit = 0; /* clubs barred: seat 1's best allowed suit has 2 points */
+    st.attacks = 3;
+    st.chips[0] = 14;
+    st.chips[1] = 8;
+    st.chips[2] = 8;
+    assert_false(bat_over(&st));
+    bat_leaf_features(&st, 0, f);
+    {
+        const double want[BAT_LEAF_NF] = {5, 2, 3, 1, 2, 0, 0, 4};
+        for (int i = 0; i < BAT_LEAF_NF; i++)
+            assert_true(f[i] == want[i]);
+    }
+    bat_leaf_features(&st, 1, f);
+    {
+        const double want[BAT_LEAF_NF] = {3, 1, 0, 0, 0, 1, 3, -2};
+        for (int i = 0; i < BAT_LEAF_NF; i++)
+            assert_true(f[i] == want[i]);
+    }
+    bat_leaf_features(&st, 2, f);
+    assert_true(f[0] == 1 && f[3] == 0 && f[5] == 0 && f[7] == -2);
+    /* the reward at a cut playout: chips + weights . features */
+    bat_search_defaults(&p);
+    assert_int_equal(bat_search_set(&p, "leaf", "1"), 0);
+    for (int i = 0; i < BAT_LEAF_NF; i++) {
+        char name[32];
+        w[i] = 0.1 * (i + 1) - 0.35;
+        snprintf(name, sizeof name, "leaf3_%s", bat_leaf_names[i]);
+        {
+            char val[32];
+            snprintf(val, sizeof val, "%.2f", w[i]);
+            assert_int_equal(bat_search_set(&p, name, val), 0);
+        }
+    }
+    for (int s = 0; s < 3; s++) {
+        bat_leaf_features(&st, s, f);
+        v[s] = st.chips[s];
+        for (int i = 0; i < BAT_LEAF_NF; i++)
+            v[s] += w[i] * f[i];
+    }
+    rng_seed(&r, 1);
+    {
+        struct bat_state c = st;
+        bat_playout(&c, st.attacks, &p, 0, &r, reward); /* cut at once */
+        assert_int_equal(c.attacks, st.attacks);
+    }
+    for (int s = 0; s < 3; s++) {
+        double others = (v[0] + v[1] + v[2] - v[s]) / 2;
+        assert_true(fabs(reward[s] - 1.0 / (1.0 + exp(-(v[s] - others) / p.eval_scale))) < 1e-9);
+    }
 }
 
 int main(void)
@@ -393,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_determinize_model),
         cmocka_unit_test(test_determinize_collection),
         cmocka_unit_test(test_search_set),
+        cmocka_unit_test(test_leaf),
         cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),

@@ -11,6 +11,7 @@
  *       [--strong search|heuristic|random] [--weak heuristic|random]
  *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]
  *       [--set name=value]... [--base name=value]... [-v]
+ *   medan-battalion-duplicate --fit G [--fit-drop NAME]... [--first 0] [--players 4] [--seed 1]
  *
  * --set changes a search parameter of the strong player (bat_search_set);
  * --base makes the run a paired comparison: every deal is also played with
@@ -19,6 +20,13 @@
  * over deals.  --strong-seats K seats K strong players (spread evenly
  * round the table, the pattern rotated through every seat) against N-K weak
  * ones; a game's figures are then the mean over the strong seats.
+ *
+ * --fit G fits the search's learned leaf (parameter leaf=1): G games of the
+ * heuristic against itself, and at every attack after the first, for every
+ * seat, the chips it gains by the end of the game against its features then
+ * (bat_leaf_features); least squares with an intercept, printed as --set
+ * lines with standard errors; --fit-drop NAME (repeatable) holds feature
+ * NAME at 0 and fits the others without it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +42,8 @@
 enum kind { P_SEARCH, P_HEURISTIC, P_RANDOM };
 
 struct opts {
-    int deals, first, players, iters, ms, cutoff, verbose, nstrong, paired;
+    int deals, first, players, iters, ms, cutoff, verbose, nstrong, paired, fit;
+    unsigned fit_drop; /* --fit-drop: features held at 0 (bit i: bat_leaf_names[i]) */
     enum kind strong, weak;
     uint64_t seed;
     struct bat_search_params set, base; /* the strong player's, the baseline's */
@@ -160,9 +169,128 @@ static void ci(const double *x, int n, double *mean, double *half)
     *half = n > 1 ? 1.96 * sqrt(ss / (n - 1) / n) : 0;
 }
 
+/* Solve the k x k system a x = b (a, b destroyed) by Gaussian elimination
+ * with partial pivoting; the inverse of a goes to inv (for the standard
+ * errors).  Returns -1 when a is singular. */
+#define FIT_K (BAT_LEAF_NF + 1)
+static int solve(double a[FIT_K][FIT_K], double *b, double inv[FIT_K][FIT_K], double *x)
+{
+    double m[FIT_K][2 * FIT_K + 1];
+    int k = FIT_K;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            m[i][j] = a[i][j];
+            m[i][k + j] = i == j;
+        }
+        m[i][2 * k] = b[i];
+    }
+    for (int c = 0; c < k; c++) {
+        int piv = c;
+        for (int i = c + 1; i < k; i++)
+            if (fabs(m[i][c]) > fabs(m[piv][c]))
+                piv = i;
+        if (fabs(m[piv][c]) < 1e-12)
+            return -1;
+        for (int j = 0; j <= 2 * k; j++) {
+            double t = m[c][j];
+            m[c][j] = m[piv][j];
+            m[piv][j] = t;
+        }
+        for (int i = 0; i < k; i++) {
+            double f;
+            if (i == c)
+                continue;
+            f = m[i][c] / m[c][c];
+            for (int j = 0; j <= 2 * k; j++)
+                m[i][j] -= f * m[c][j];
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        x[i] = m[i][2 * k] / m[i][i];
+        for (int j = 0; j < k; j++)
+            inv[i][j] = m[i][k + j] / m[i][i];
+    }
+    return 0;
+}
+
+/* --fit: the learned leaf from heuristic self-play (see the top). */
+static int fit(const struct opts *o)
+{
+    static double xtx[FIT_K][FIT_K], inv[FIT_K][FIT_K];
+    double xty[FIT_K] = {0}, beta[FIT_K], yy = 0, ysum = 0, sse;
+    uint64_t n = 0;
+    enum { MAXS = 4 * BAT_MAX_ATTACKS + 64 };
+    static double feat[MAXS][BAT_MAX_SEATS][FIT_K];
+    static uint8_t chips0[MAXS][BAT_MAX_SEATS];
+    for (int g = 0; g < o->fit; g++) {
+        struct bat_state st;
+        struct rng r;
+        int ns = 0, N = o->players;
+        bat_deal(&st, N, o->seed, (uint64_t)(o->first + g));
+        rng_seed(&r, mix64(o->seed ^ 0xf17, (uint64_t)(o->first + g)));
+        while (!bat_over(&st)) {
+            gmove m;
+            if (st.phase == BAT_ATTACK && st.attacks >= 1 && ns < MAXS) {
+                for (int s = 0; s < N; s++) {
+                    feat[ns][s][0] = 1;
+                    bat_leaf_features(&st, s, &feat[ns][s][1]);
+                    chips0[ns][s] = st.chips[s];
+                }
+                ns++;
+            }
+            m = bat_heuristic_move(&st, &r);
+            if (m == GAME_MOVE_NONE)
+                die("no move in fit game %d", o->first + g);
+            bat_play(&st, m);
+        }
+        for (int i = 0; i < ns; i++)
+            for (int s = 0; s < N; s++) {
+                const double *x = feat[i][s];
+                double y = (double)st.chips[s] - chips0[i][s];
+                for (int a = 0; a < FIT_K; a++) {
+                    for (int b = 0; b < FIT_K; b++)
+                        xtx[a][b] += x[a] * x[b];
+                    xty[a] += x[a] * y;
+                }
+                yy += y * y;
+                ysum += y;
+                n++;
+            }
+    }
+    for (int i = 0; i < BAT_LEAF_NF; i++)
+        if (o->fit_drop >> i & 1) { /* held at 0: beta = 0, the rest fitted without it */
+            for (int a = 0; a < FIT_K; a++)
+                xtx[a][i + 1] = xtx[i + 1][a] = 0;
+            xtx[i + 1][i + 1] = 1;
+            xty[i + 1] = 0;
+        }
+    {
+        double b[FIT_K];
+        memcpy(b, xty, sizeof b);
+        if (n <= FIT_K || solve(xtx, b, inv, beta))
+            die("--fit: too few samples or a singular system");
+    }
+    /* SSE = y'y - beta'X'y at the least-squares solution */
+    sse = yy;
+    for (int a = 0; a < FIT_K; a++)
+        sse -= beta[a] * xty[a];
+    printf("battalion leaf fit: %d games of the heuristic, %d players, seed %llu, first %d: "
+           "%llu samples, R^2 %.3f, residual sd %.2f chips\n",
+           o->fit, o->players, (unsigned long long)o->seed, o->first, (unsigned long long)n,
+           1 - sse / (yy - ysum * ysum / (double)n), sqrt(sse / (double)(n - FIT_K)));
+    printf("intercept %+.3f\n", beta[0]);
+    for (int i = 0; i < BAT_LEAF_NF; i++)
+        if (o->fit_drop >> i & 1)
+            printf("--set leaf%d_%s=0   (held at 0)\n", o->players, bat_leaf_names[i]);
+        else
+            printf("--set leaf%d_%s=%.3f   (se %.3f)\n", o->players, bat_leaf_names[i], beta[i + 1],
+                   sqrt(sse / (double)(n - FIT_K) * inv[i + 1][i + 1]));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}};
+    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}};
     double *gain, *win, *bgain, *bwin, m, h, m2, h2, attacks = 0;
     bat_search_defaults(&o.set);
     bat_search_defaults(&o.base);
@@ -174,6 +302,8 @@ int main(int argc, char **argv)
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
                    "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
                    "           [--set name=value]... [--base name=value]... [-v]\n"
+                   "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--first 0] [--players 4]\n"
+                   "           [--seed 1]\n"
                    "       medan-battalion-duplicate --help | --version\n"
                    "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
                    "  man medan-battalion-duplicate for the details.\n");
@@ -200,6 +330,15 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
         else if (strcmp(a, "--strong-seats") == 0) o.nstrong = atoi(v);
+        else if (strcmp(a, "--fit") == 0) o.fit = atoi(v);
+        else if (strcmp(a, "--fit-drop") == 0) {
+            int k = 0;
+            while (k < BAT_LEAF_NF && strcmp(v, bat_leaf_names[k]))
+                k++;
+            if (k == BAT_LEAF_NF)
+                die("--fit-drop %s: no such leaf feature", v);
+            o.fit_drop |= 1u << k;
+        }
         else if (strcmp(a, "--set") == 0 || strcmp(a, "--base") == 0) {
             char name[64];
             const char *eq = strchr(v, '=');
@@ -218,6 +357,8 @@ int main(int argc, char **argv)
         die("need 3..6 players and at least 2 deals");
     if (o.nstrong < 1 || o.nstrong >= o.players)
         die("--strong-seats must be 1..players-1");
+    if (o.fit > 0)
+        return fit(&o);
     /* --cutoff is the parameter `cutoff` of both sides unless --set/--base said */
     if (o.set.cutoff == 4)
         o.set.cutoff = o.cutoff;
