@@ -77,6 +77,13 @@ awk -v b="$best" 'BEGIN { exit !(b > 0.1 && b < 1) }' &&
     bad "duplicate --fit: best-suit weight '$best'"
 "$BIN/medan-battalion-duplicate" --fit 10 --fit-drop nosuch >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'no such leaf feature' "$T/e")" "2/1" "duplicate --fit-drop: an unknown feature is refused"
+# numbers are checked whole: atoi once read "--fit 0" or "--fit abc" as no fit and ran a match
+for arg in "--fit 0" "--fit abc" "--deals 5x" "--seed -1" "--players 9" "--ms 0"; do
+    # shellcheck disable=SC2086 # option and value as two words
+    "$BIN/medan-battalion-duplicate" $arg >"$T/o" 2>"$T/e"; rc=$?
+    check "$rc/$(count 'takes a whole number' "$T/e")/$(wc -c <"$T/o")" "2/1/0" \
+        "duplicate $arg: refused, nothing run"
+done
 
 # --- Bench: a fingerprint of a fixed search ------------------------------------------------
 for g in palagan battalion; do

@@ -28,6 +28,7 @@
  * lines with standard errors; --fit-drop NAME (repeatable) holds feature
  * NAME at 0 and fits the others without it.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,6 +289,16 @@ static int fit(const struct opts *o)
     return 0;
 }
 
+/* A numeric option's value: a whole number in lo..hi, or the program dies
+ * saying so (atoi read "abc" as 0 and "--fit 0" ran the match instead). */
+static int int_arg(const char *opt, const char *v, int lo, int hi)
+{
+    int64_t x;
+    if (parse_i64(v, lo, hi, &x))
+        die("%s takes a whole number from %d to %d, not '%s'", opt, lo, hi, v);
+    return (int)x;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}};
@@ -320,17 +331,20 @@ int main(int argc, char **argv)
         if (!v)
             die("option %s needs a value (--help for usage)", a);
         i++;
-        if (strcmp(a, "--deals") == 0) o.deals = atoi(v);
-        else if (strcmp(a, "--first") == 0) o.first = atoi(v);
-        else if (strcmp(a, "--players") == 0) o.players = atoi(v);
-        else if (strcmp(a, "--iters") == 0) o.iters = atoi(v), o.ms = 0;
-        else if (strcmp(a, "--ms") == 0) o.ms = atoi(v);
-        else if (strcmp(a, "--cutoff") == 0) o.cutoff = atoi(v);
-        else if (strcmp(a, "--seed") == 0) o.seed = strtoull(v, NULL, 10);
+        if (strcmp(a, "--deals") == 0) o.deals = int_arg(a, v, 2, 1000000);
+        else if (strcmp(a, "--first") == 0) o.first = int_arg(a, v, 0, INT_MAX / 2);
+        else if (strcmp(a, "--players") == 0) o.players = int_arg(a, v, BAT_MIN_SEATS, BAT_MAX_SEATS);
+        else if (strcmp(a, "--iters") == 0) o.iters = int_arg(a, v, 1, 100000000), o.ms = 0;
+        else if (strcmp(a, "--ms") == 0) o.ms = int_arg(a, v, 1, 3600000);
+        else if (strcmp(a, "--cutoff") == 0) o.cutoff = int_arg(a, v, 1, 200);
+        else if (strcmp(a, "--seed") == 0) {
+            if (parse_u64(v, &o.seed))
+                die("%s takes a whole number from 0, not '%s'", a, v);
+        }
         else if (strcmp(a, "--strong") == 0) o.strong = parse_kind(v);
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
-        else if (strcmp(a, "--strong-seats") == 0) o.nstrong = atoi(v);
-        else if (strcmp(a, "--fit") == 0) o.fit = atoi(v);
+        else if (strcmp(a, "--strong-seats") == 0) o.nstrong = int_arg(a, v, 1, BAT_MAX_SEATS - 1);
+        else if (strcmp(a, "--fit") == 0) o.fit = int_arg(a, v, 1, 100000000);
         else if (strcmp(a, "--fit-drop") == 0) {
             int k = 0;
             while (k < BAT_LEAF_NF && strcmp(v, bat_leaf_names[k]))
