@@ -23,7 +23,7 @@ typedef unsigned __int128 bb_t;
 
 /* ---- weights (centipawn-like, white's view) --------------------------------- */
 const struct fetlar_weights fetlar_default_weights = {
-    .att = 90,            /* per attacker (counts for black) */
+    .att = 160,           /* per attacker (counts for black; above a defender: see fetlar.md) */
     .def = 150,           /* per defender */
     .route_forced = 70,   /* one route open, attackers to move (must block) */
     .dist2 = 140,         /* per corner the king reaches in two moves */
@@ -47,10 +47,12 @@ const struct fetlar_weights fetlar_default_weights = {
     .fork2 = 2500,        /* ... from two squares */
     .quiet_fade = 40,     /* quiet plies before the score starts to fade */
     .reach2_closed = 2,   /* per square the shut-in king reaches in two moves */
-    .balance = 150,       /* centres the score: about 0 at the start */
+    .balance = 1830,      /* centres the score: about 0 at the start */
     .press1 = 8,          /* one attacker (or the empty throne) beside the king */
     .press2 = 30,
     .press3 = 90,
+    .thin = 0,            /* per attacker fewer than thin_at (counts for white) */
+    .thin_at = 0,
 };
 
 #define W(f) {#f, offsetof(struct fetlar_weights, f)}
@@ -59,6 +61,7 @@ static const struct named_int weight_names[] = {
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
     W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
+    W(thin), W(thin_at),
 };
 #undef W
 _Static_assert(sizeof weight_names / sizeof weight_names[0] ==
@@ -431,6 +434,10 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
     memset(t, 0, sizeof *t);
     int stm = s->side == FETLAR_WHITE ? 1 : -1;
     t->material = w->def * s->ndef - w->att * s->natt;
+    /* A thin cordon cannot hold the corners: below thin_at attackers each
+     * one more lost costs extra. */
+    if (s->natt < w->thin_at)
+        t->material += w->thin * (w->thin_at - s->natt);
     if (s->king == FETLAR_NOSQ) {
         t->tactic = -FETLAR_EVAL_WIN;
         return stm * (t->tactic + t->material);

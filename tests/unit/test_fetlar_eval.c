@@ -191,6 +191,26 @@ static void test_shut_in_king(void **state)
     assert_true(e0 > 200 && e80 < e0 / 2 + 20);
 }
 
+/* Material: each attacker and defender at its weight, and below thin_at
+ * attackers each missing one costs the attackers thin more. */
+static void test_material(void **state)
+{
+    (void)state;
+    struct fetlar_state s;
+    setup(&s, RING " Ke5 Tf9", 'b', 0); /* 16 attackers, one defender */
+    struct fetlar_weights w = fetlar_default_weights;
+    struct fetlar_terms t;
+    fetlar_evaluate(&s, &w, &t);
+    assert_int_equal(t.material, w.def * 1 - w.att * 16);
+    char err[128];
+    assert_int_equal(fetlar_weights_parse(&w, "thin=50,thin_at=20", err, sizeof err), 0);
+    fetlar_evaluate(&s, &w, &t);
+    assert_int_equal(t.material, w.def * 1 - w.att * 16 + 50 * 4);
+    assert_int_equal(fetlar_weights_parse(&w, "thin_at=16", err, sizeof err), 0);
+    fetlar_evaluate(&s, &w, &t);
+    assert_int_equal(t.material, w.def * 1 - w.att * 16);
+}
+
 /* Weights by name: a bad spec changes nothing; the triangle term counts
  * 1, 3, 9 units for one to three pieces on a corner's triangle. */
 static void test_weights(void **state)
@@ -238,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_king_capture_in_one),
         cmocka_unit_test(test_tactical_moves),
         cmocka_unit_test(test_corner_diagonal),
+        cmocka_unit_test(test_material),
         cmocka_unit_test(test_eval_symmetry),
         cmocka_unit_test(test_eval_centred),
         cmocka_unit_test(test_shut_in_king),

@@ -31,12 +31,12 @@ ok
 > setoption name Weights value balance=0
 ok
 > eval
-eval 172 tactic=0 *
+eval 1852 tactic=0 *
 ok
 > setoption name Weights value balance=0,frob=3
 error bad_value no weight 'frob'
 > eval
-eval 172 tactic=0 *
+eval 1852 tactic=0 *
 ok
 > setoption name Weights value <empty>
 ok

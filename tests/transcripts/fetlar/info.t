@@ -24,7 +24,7 @@ bestmove *
 > setoption name Weights value balance=0
 ok
 > go depth 1
-info depth 1 * score cp 176 *
+info depth 1 * score cp 1856 *
 bestmove *
 > setoption name Weights value <empty>
 ok

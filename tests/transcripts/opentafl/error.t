@@ -15,13 +15,13 @@ pong 1
 >& opponent-move e1-e4 /3t1ttt3/5t5/11/t3tT4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/
 >& play defenders
 > ping 2
-move g5-g4
+move g5-j5
 pong 2
 >& error 2
 >& opponent-move e1-e4 /3t1ttt3/5t5/11/t3tT4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/
 >& play defenders
 > ping 3
-move f4-i4
+move g7-g10
 pong 3
 >& medan-state
 > ping 4
