@@ -132,6 +132,14 @@ static int terminal(struct ab *ab, const void *st, int *outcome)
 
 /* A draw from the view of the side to move at `ply` (contempt: the root
  * side values a draw below even, its opponent above). */
+/* The game's static evaluation, kept below the proven-result band (and so
+ * inside the table's 16-bit scores) whatever weights a tuner sets. */
+static int static_eval(struct ab *ab, const void *st)
+{
+    int v = ab->ops->eval(ab->eng, st);
+    return v >= AB_WIN_BOUND ? AB_WIN_BOUND - 1 : v <= -AB_WIN_BOUND ? -(AB_WIN_BOUND - 1) : v;
+}
+
 static int draw_score(const struct ab *ab, int ply)
 {
     return ply % 2 ? ab->par.contempt : -ab->par.contempt;
@@ -299,7 +307,7 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
         ab->seldepth = ply;
     if (terminal(ab, st, &outcome))
         return outcome > 0 ? AB_WIN - ply : outcome < 0 ? -AB_WIN + ply : draw_score(ab, ply);
-    best = ab->ops->eval(ab->eng, st);
+    best = static_eval(ab, st);
     if (best >= beta || ply >= AB_MAX_PLY - 1)
         return best;
     if (best > alpha)
@@ -358,7 +366,7 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         ab->nodes++;
         if (ply > ab->seldepth)
             ab->seldepth = ply;
-        return ab->ops->eval(ab->eng, st);
+        return static_eval(ab, st);
     }
     ab->nodes++;
     check_time(ab);
@@ -376,7 +384,7 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
                 return s;
         }
     }
-    eval = te ? te->eval : ab->ops->eval(ab->eng, st);
+    eval = te ? te->eval : static_eval(ab, st);
     side = ab->game->to_move(st) - 1;
 
     /* reverse futility: far above beta near the leaves */

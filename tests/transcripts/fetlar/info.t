@@ -28,3 +28,13 @@ info depth 1 * score cp 1856 *
 bestmove *
 > setoption name Weights value <empty>
 ok
+# extreme tuning weights: the static score stays below the proven-result band
+# (a score of 240 000 once wrapped in the table and the search printed nothing)
+> setoption name Weights value att=10000,def=10000
+ok
+> go depth 2
+info depth 1 * score cp 28999 *
+info depth 2 * score cp 28999 *
+bestmove *
+> setoption name Weights value <empty>
+ok
