@@ -130,8 +130,6 @@ static int terminal(struct ab *ab, const void *st, int *outcome)
     return 1;
 }
 
-/* A draw from the view of the side to move at `ply` (contempt: the root
- * side values a draw below even, its opponent above). */
 /* The game's static evaluation, kept below the proven-result band (and so
  * inside the table's 16-bit scores) whatever weights a tuner sets. */
 static int static_eval(struct ab *ab, const void *st)
@@ -140,6 +138,8 @@ static int static_eval(struct ab *ab, const void *st)
     return v >= AB_WIN_BOUND ? AB_WIN_BOUND - 1 : v <= -AB_WIN_BOUND ? -(AB_WIN_BOUND - 1) : v;
 }
 
+/* A draw from the view of the side to move at `ply` (contempt: the root
+ * side values a draw below even, its opponent above). */
 static int draw_score(const struct ab *ab, int ply)
 {
     return ply % 2 ? ab->par.contempt : -ab->par.contempt;
