@@ -53,6 +53,8 @@ const struct fetlar_weights fetlar_default_weights = {
     .press3 = 90,
     .thin = 0,            /* per attacker fewer than thin_at (counts for white) */
     .thin_at = 0,
+    .lone = 30,           /* no defender left: per attacker, per king-step ring */
+    .lone_cap = 11,       /* ... nearer the king than lone_cap rings (0..11) */
 };
 
 #define W(f) {#f, offsetof(struct fetlar_weights, f)}
@@ -61,7 +63,7 @@ static const struct named_int weight_names[] = {
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
     W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
-    W(thin), W(thin_at),
+    W(thin), W(thin_at), W(lone), W(lone_cap),
 };
 #undef W
 _Static_assert(sizeof weight_names / sizeof weight_names[0] ==
@@ -76,6 +78,8 @@ int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, 
         return -1;
     if (t.quiet_fade < 0 || t.quiet_fade >= FETLAR_DRAW_PLIES)
         return set_err(err, n, -1, "weight quiet_fade takes 0..%d", FETLAR_DRAW_PLIES - 1);
+    if (t.lone_cap < 0 || t.lone_cap > FETLAR_N)
+        return set_err(err, n, -1, "weight lone_cap takes 0..%d", FETLAR_N);
     *w = t;
     return 0;
 }
@@ -170,6 +174,13 @@ static bb_t neighbours(bb_t g)
     return ((g << FETLAR_N) | (g >> FETLAR_N) | ((g << 1) & NOT_A) |
             ((g >> 1) & NOT_K)) &
            BOARD;
+}
+
+/* g and every square a king step (also diagonal) from it. */
+static bb_t grow8(bb_t g)
+{
+    bb_t v = g | ((g << FETLAR_N) & BOARD) | (g >> FETLAR_N);
+    return v | ((v << 1) & NOT_A) | ((v >> 1) & NOT_K);
 }
 
 /* Corners the attackers have walled off: no path from the corner through
@@ -502,6 +513,19 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
                     w->near * popcnt(near & att);
         t->king_free += w->king_free_closed * kmoves +
                         w->reach2_closed * reach2;
+    }
+
+    /* A lone king (no defender left) is caught only by attackers closing
+     * in from all sides, a plan longer than the search sees: each attacker
+     * counts lone for every king-step ring (a square around the king, 3x3,
+     * 5x5, ...) it stands in, up to lone_cap - 1 rings out, so every step
+     * towards him is progress.  The corner terms keep the guards home. */
+    if (s->ndef == 0 && w->lone) {
+        bb_t ring = king;
+        for (int d = 1; d < w->lone_cap; d++) {
+            ring = grow8(ring);
+            t->cordon -= w->lone * popcnt(ring & att);
+        }
     }
 
     /* Corner guards. */

@@ -191,6 +191,41 @@ static void test_shut_in_king(void **state)
     assert_true(e0 > 200 && e80 < e0 / 2 + 20);
 }
 
+/* A lone king: each attacker counts lone per king-step ring it stands in
+ * (lone_cap - d rings at king distance d), never with a defender left. */
+static void test_lone_king(void **state)
+{
+    (void)state;
+    struct fetlar_weights w = fetlar_default_weights, off = w;
+    char err[128];
+    assert_int_equal(fetlar_weights_parse(&off, "lone=0", err, sizeof err), 0);
+    assert_int_equal(fetlar_weights_parse(&w, "lone=10,lone_cap=4", err, sizeof err), 0);
+    struct fetlar_state s;
+    struct fetlar_terms a, b;
+    /* King distances 1 (f4, diagonal), 2 (g5), 3 (f8), 4 (a2) and 5 (j9). */
+    setup(&s, "Ke5 tf4 tg5 tf8 ta2 tj9", 'b', 0);
+    fetlar_evaluate(&s, &w, &a);
+    fetlar_evaluate(&s, &off, &b);
+    assert_int_equal(a.cordon, b.cordon - 10 * (3 + 2 + 1));
+    /* One defender left: no lone term. */
+    setup(&s, "Ke5 tf4 tg5 tf8 ta2 tj9 Tk6", 'b', 0);
+    fetlar_evaluate(&s, &w, &a);
+    fetlar_evaluate(&s, &off, &b);
+    assert_int_equal(a.cordon, b.cordon);
+    /* The default: an attacker a step nearer (b8 to c7) is worth lone. */
+    assert_true(fetlar_default_weights.lone > 0);
+    setup(&s, "Ke5 tb8 ta2 tj9", 'b', 0);
+    fetlar_evaluate(&s, NULL, &a);
+    setup(&s, "Ke5 tc7 ta2 tj9", 'b', 0);
+    fetlar_evaluate(&s, NULL, &b);
+    assert_int_equal(b.cordon, a.cordon - fetlar_default_weights.lone);
+    /* lone_cap is a board's width at most; a bad one changes nothing. */
+    struct fetlar_weights before = w;
+    assert_int_equal(fetlar_weights_parse(&w, "lone=5,lone_cap=12", err, sizeof err), -1);
+    assert_non_null(strstr(err, "lone_cap"));
+    assert_memory_equal(&w, &before, sizeof w);
+}
+
 /* Material: each attacker and defender at its weight, and below thin_at
  * attackers each missing one costs the attackers thin more. */
 static void test_material(void **state)
@@ -259,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_tactical_moves),
         cmocka_unit_test(test_corner_diagonal),
         cmocka_unit_test(test_material),
+        cmocka_unit_test(test_lone_king),
         cmocka_unit_test(test_eval_symmetry),
         cmocka_unit_test(test_eval_centred),
         cmocka_unit_test(test_shut_in_king),
