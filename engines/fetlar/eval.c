@@ -55,6 +55,7 @@ const struct fetlar_weights fetlar_default_weights = {
     .thin_at = 0,
     .lone = 30,           /* no defender left: per attacker, per king-step ring */
     .lone_cap = 11,       /* ... nearer the king than lone_cap rings (0..11) */
+    .lone_ref = 100,      /* rings the attackers stand in when the last defender falls */
 };
 
 #define W(f) {#f, offsetof(struct fetlar_weights, f)}
@@ -63,7 +64,7 @@ static const struct named_int weight_names[] = {
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
     W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
-    W(thin), W(thin_at), W(lone), W(lone_cap),
+    W(thin), W(thin_at), W(lone), W(lone_cap), W(lone_ref),
 };
 #undef W
 _Static_assert(sizeof weight_names / sizeof weight_names[0] ==
@@ -519,9 +520,12 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
      * in from all sides, a plan longer than the search sees: each attacker
      * counts lone for every king-step ring (a square around the king, 3x3,
      * 5x5, ...) it stands in, up to lone_cap - 1 rings out, so every step
-     * towards him is progress.  The corner terms keep the guards home. */
+     * towards him is progress.  The corner terms keep the guards home.
+     * lone_ref rings (about 6 each for 17 attackers) are expected, so
+     * taking the last defender is not worth thousands on its own. */
     if (s->ndef == 0 && w->lone) {
         bb_t ring = king;
+        t->cordon += w->lone * w->lone_ref;
         for (int d = 1; d < w->lone_cap; d++) {
             ring = grow8(ring);
             t->cordon -= w->lone * popcnt(ring & att);

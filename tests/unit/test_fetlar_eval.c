@@ -199,7 +199,7 @@ static void test_lone_king(void **state)
     struct fetlar_weights w = fetlar_default_weights, off = w;
     char err[128];
     assert_int_equal(fetlar_weights_parse(&off, "lone=0", err, sizeof err), 0);
-    assert_int_equal(fetlar_weights_parse(&w, "lone=10,lone_cap=4", err, sizeof err), 0);
+    assert_int_equal(fetlar_weights_parse(&w, "lone=10,lone_cap=4,lone_ref=0", err, sizeof err), 0);
     struct fetlar_state s;
     struct fetlar_terms a, b;
     /* King distances 1 (f4, diagonal), 2 (g5), 3 (f8), 4 (a2) and 5 (j9). */
@@ -207,6 +207,10 @@ static void test_lone_king(void **state)
     fetlar_evaluate(&s, &w, &a);
     fetlar_evaluate(&s, &off, &b);
     assert_int_equal(a.cordon, b.cordon - 10 * (3 + 2 + 1));
+    /* lone_ref rings are expected: lone each back. */
+    assert_int_equal(fetlar_weights_parse(&w, "lone_ref=7", err, sizeof err), 0);
+    fetlar_evaluate(&s, &w, &a);
+    assert_int_equal(a.cordon, b.cordon - 10 * (3 + 2 + 1) + 10 * 7);
     /* One defender left: no lone term. */
     setup(&s, "Ke5 tf4 tg5 tf8 ta2 tj9 Tk6", 'b', 0);
     fetlar_evaluate(&s, &w, &a);
