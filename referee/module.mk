@@ -42,7 +42,7 @@ MATCH_GAMES ?= 8
 .PHONY: referee-match
 referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	@rm -rf match-out && mkdir -p match-out
-	@$(if $(Q),echo "  MATCH   medan-loa against Strategy=greedy, $(MATCH_GAMES) games (match-out/)")
+	@$(if $(Q),echo "  MATCH   medan-loa against Strategy=greedy: $(MATCH_GAMES) games (match-out/)")
 	$(Q)$(BIN)/medan-referee --game loa \
 	    --engine name=medan cmd=$(BIN)/medan-loa \
 	    --engine name=greedy cmd=$(BIN)/medan-loa option.Strategy=greedy \
