@@ -113,13 +113,14 @@ static void info_score(struct ctl_client *c, const char *line)
     long v;
     if (!p || sscanf(p + 7, "%7s %ld", kind, &v) != 2)
         return;
-    if (strcmp(kind, "cp") == 0 && v > -CTL_SCORE_MATE && v < CTL_SCORE_MATE)
+    if (strcmp(kind, "cp") == 0 && v > -CTL_SCORE_MATE && v < CTL_SCORE_MATE) {
         c->last_score = (int)v;
-    else if (strcmp(kind, "win") == 0)
-        c->last_score = CTL_SCORE_MATE;
-    else if (strcmp(kind, "loss") == 0)
-        c->last_score = -CTL_SCORE_MATE;
-    else
+        c->last_mate = 0;
+    } else if (strcmp(kind, "win") == 0 || strcmp(kind, "loss") == 0) {
+        int win = kind[0] == 'w';
+        c->last_score = win ? CTL_SCORE_MATE : -CTL_SCORE_MATE;
+        c->last_mate = (v < 1 ? 1 : v > 99999 ? 99999 : (int)v) * (win ? 1 : -1);
+    } else
         return;
     c->has_score = 1;
 }
@@ -397,6 +398,7 @@ int ctl_client_go(struct ctl_client *c, const char *limits,
     c->searching = 1;
     c->last_depth = 0;
     c->has_score = 0;
+    c->last_mate = 0;
     r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
     if (r == CTL_OK || r == CTL_ERROR)
@@ -425,6 +427,7 @@ int ctl_client_go_async(struct ctl_client *c, int64_t deadline_us,
         c->searching = 1;
         c->last_depth = 0;
         c->has_score = 0;
+        c->last_mate = 0;
     }
     return r;
 }

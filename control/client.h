@@ -52,6 +52,8 @@ struct ctl_client {
     int has_score;         /* the last info line of a go had a score */
     int last_score;        /* it, in centipawns from the mover's view
                               (win/loss: +-CTL_SCORE_MATE) */
+    int last_mate;         /* `score win N`: N, `score loss N`: -N (plies;
+                              `win 0`/`loss 0` as +-1), 0 for `score cp` */
 };
 
 /* Spawn (o: the log and stderr, NULL = discard; the spec's dir wins over

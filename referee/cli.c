@@ -32,7 +32,7 @@ static const char *const flags[] = {
     "--draw", "--resign", "--sprt", "--results", "--records", "--resume", "--recover",
     "--shard", "--logdir", "--log-limit", "--trace", "--quiet", "--event", "--site",
     "--key-file", "--key-from-seed", "--handshake-timeout", "--command-timeout",
-    "--nolimit-timeout", NULL};
+    "--nolimit-timeout", "--ratinginterval", "--outcomeinterval", NULL};
 
 /* cutechess-cli and fastchess spellings, typed from habit: -flag for
  * --flag, and their own names for ours. */
@@ -47,6 +47,7 @@ static const struct {
     {"-repeat", "--repeat"}, {"-noswap", "--noswap"}, {"-maxmoves", "--maxmoves"},
     {"-event", "--event"}, {"-site", "--site"}, {"-resume", "--resume"},
     {"-game", "--game"}, {"-variant", "--game"}, {"--variant", "--game"},
+    {"-ratinginterval", "--ratinginterval"}, {"-outcomeinterval", "--outcomeinterval"},
     {NULL, NULL}};
 
 /* The canonical spelling of a command-line flag. */
@@ -327,6 +328,11 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
         } else if (ref_cli_tournament_flag(m, argc, argv, &i, &rc)) {
             if (rc < 0)
                 FAIL(-1);
+        } else if (strcmp(a, "--ratinginterval") == 0 ||
+                   strcmp(a, "--outcomeinterval") == 0) {
+            if (parse_int(a, argv[i + 1 < argc ? ++i : i], 0, 100000000, &x))
+                FAIL(-1);
+            *(a[2] == 'r' ? &m->rating_interval : &m->outcome_interval) = (int)x;
         } else if (strcmp(a, "--concurrency") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 256, &x))
                 FAIL(-1);
@@ -700,10 +706,15 @@ void ref_cli_help(void)
 "  --command-timeout MS    limit for ok/pong answers (default 5000): stall\n"
 "  --nolimit-timeout MS    bestmove wait without a clock (default 60000)\n"
 "  --quiet                 no live lines (the table is still printed)\n"
+"  --ratinginterval N      every N games the Elo line as cutechess prints\n"
+"                          it (and the SPRT line with --sprt); 0 = off\n"
+"  --outcomeinterval N     every N games, and at the end, how each engine's\n"
+"                          games ended (\"Win: connected\": 3); 0 = off\n"
 "\n"
 "cutechess-cli spellings work too: -engine -each -games -rounds -concurrency\n"
 "-srand (--seed) -pgnout F [min] (--records) -openings -sprt -draw -resign\n"
-"-maxmoves -recover -tournament -repeat -noswap -event -site.\n"
+"-maxmoves -recover -tournament -repeat -noswap -event -site -ratinginterval\n"
+"-outcomeinterval.\n"
 "\n"
 "Exit status: 0 match played (or SPRT decided), 1 usage, 2 stopped early,\n"
 "128+signal interrupted (SIGINT: the table of the finished games first).\n"

@@ -372,6 +372,12 @@ int main(int argc, char **argv)
     m.finished = 1;
     pthread_mutex_unlock(&m.mu);
     ref_table_print(&m.table, m.sprt_on ? &m.sprt : NULL, stdout);
+    /* cutechess-cli prints the endings at the end unless the last
+     * interval has just printed them */
+    if (m.outcome_interval && m.played % m.outcome_interval != 0) {
+        putchar('\n');
+        ref_table_print_outcomes(&m.table, stdout);
+    }
     if (m.own_moves) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);

@@ -557,7 +557,13 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         mark = t_send + elapsed;
         g->format_move(st, mv, move, sizeof move);
         ref_record_add_move(rec, s + 1, move, elapsed / 1000);
-        rec->moves[rec->nmoves - 1].depth = c->last_depth;
+        {
+            struct ref_move *rm = &rec->moves[rec->nmoves - 1];
+            rm->depth = c->last_depth;
+            rm->has_score = c->has_score;
+            rm->cp = c->has_score ? c->last_score : 0;
+            rm->mate = c->has_score ? c->last_mate : 0;
+        }
         if (nhist == histcap) {
             histcap = histcap ? 2 * histcap : 256;
             hist = xrealloc(hist, (size_t)histcap * sizeof *hist);
@@ -633,6 +639,12 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
             }
         }
     }
+    /* cutechess-cli's -ratinginterval and -outcomeinterval, counted in
+     * games finished by this run (as cutechess counts them). */
+    if (!m->quiet && m->rating_interval && m->played % m->rating_interval == 0)
+        ref_table_print_rating(&m->table, m->sprt_on ? &m->sprt : NULL, m->out);
+    if (!m->quiet && m->outcome_interval && m->played % m->outcome_interval == 0)
+        ref_table_print_outcomes(&m->table, m->out);
     pthread_mutex_unlock(&m->mu);
 }
 

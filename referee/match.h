@@ -55,6 +55,8 @@ struct ref_match {
     FILE *results, *records, *out;
     int sprt_on;
     struct ref_sprt sprt;
+    int rating_interval;     /* --ratinginterval N: Elo (and SPRT) every N games */
+    int outcome_interval;    /* --outcomeinterval N: endings per engine */
     char **owned;            /* strings the specs point into */
     int nowned;
     int handshake_ms;        /* start-up answer limit */

@@ -27,6 +27,9 @@ void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
     }
     r->moves[r->nmoves].seat = seat;
     r->moves[r->nmoves].depth = 0;
+    r->moves[r->nmoves].has_score = 0;
+    r->moves[r->nmoves].cp = 0;
+    r->moves[r->nmoves].mate = 0;
     r->moves[r->nmoves].ms = ms;
     snprintf(r->moves[r->nmoves].tok, REF_TOKEN_LEN, "%s", tok);
     r->nmoves++;
@@ -68,8 +71,14 @@ int ref_record_write_json(const struct ref_record *r, FILE *f)
     for (int i = 0; i < r->nmoves; i++) {
         json_t *mv = json_pack("{s:i,s:s,s:I}", "seat", r->moves[i].seat, "move",
                                r->moves[i].tok, "ms", (json_int_t)r->moves[i].ms);
-        if (r->moves[i].depth > 0)
-            json_object_set_new(mv, "depth", json_integer(r->moves[i].depth));
+        const struct ref_move *m = &r->moves[i];
+        if (m->depth > 0)
+            json_object_set_new(mv, "depth", json_integer(m->depth));
+        if (m->has_score && m->mate)
+            json_object_set_new(mv, m->mate > 0 ? "win" : "loss",
+                                json_integer(m->mate > 0 ? m->mate : -m->mate));
+        else if (m->has_score)
+            json_object_set_new(mv, "cp", json_integer(m->cp));
         json_array_append_new(a, mv);
     }
     json_object_set_new(o, "moves", a);
@@ -114,6 +123,29 @@ static const char *get_str(json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A move's score keys (cp, win, loss; none in older files); a value out
+ * of range is dropped, as the engines' scores are when read. */
+static void move_score(struct ref_move *m, json_t *v)
+{
+    json_t *cp = json_object_get(v, "cp"), *w = json_object_get(v, "win"),
+           *l = json_object_get(v, "loss");
+    if (json_is_integer(w) && json_integer_value(w) >= 1 &&
+        json_integer_value(w) <= 99999) {
+        m->has_score = 1;
+        m->mate = (int)json_integer_value(w);
+        m->cp = REF_SCORE_MATE;
+    } else if (json_is_integer(l) && json_integer_value(l) >= 1 &&
+               json_integer_value(l) <= 99999) {
+        m->has_score = 1;
+        m->mate = -(int)json_integer_value(l);
+        m->cp = -REF_SCORE_MATE;
+    } else if (json_is_integer(cp) && json_integer_value(cp) > -REF_SCORE_MATE &&
+               json_integer_value(cp) < REF_SCORE_MATE) {
+        m->has_score = 1;
+        m->cp = (int)json_integer_value(cp);
+    }
 }
 
 int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
@@ -168,6 +200,7 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
                                 s ? s : "?",
                                 (int64_t)json_integer_value(json_object_get(v, "ms")));
             r->moves[r->nmoves - 1].depth = d > 0 && d < 10000 ? (int)d : 0;
+            move_score(&r->moves[r->nmoves - 1], v);
         }
     v = json_object_get(o, "result");
     if (json_is_string(v)) {
@@ -219,12 +252,17 @@ static const char *pgn_result(const struct ref_record *r)
     return t ? t : "*";
 }
 
+/* A PGN string (PGN standard 7 and 8.1): printing characters, with '"'
+ * and '\' escaped by a backslash; other control characters (tab, newline)
+ * are not allowed in a string and become '?'.  Bytes from 0x80 up
+ * (UTF-8) are kept. */
 static void pgn_escape(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
             fputc('\\', f);
-        fputc(*s, f);
+        fputc(c < 0x20 || c == 0x7f ? '?' : c, f);
     }
 }
 
@@ -235,26 +273,73 @@ static void tag(FILE *f, const char *k, const char *v)
     fputs("\"]\n", f);
 }
 
+/* The PGN date and time of the record's "2024.05.01 12:00:00":
+ * "2024.05.01" and "12:00:00", or the standard's unknown values
+ * "????.??.??" and "??:??:??" when the record has none. */
+static void pgn_date_time(const char *d, char date[11], char time[9])
+{
+    static const char dpat[] = "dddd.dd.dd", tpat[] = "dd:dd:dd";
+    int ok = strlen(d) >= 10, tok = strlen(d) >= 19 && d[10] == ' ';
+    for (int i = 0; i < 10 && ok; i++)
+        ok = dpat[i] == 'd' ? d[i] >= '0' && d[i] <= '9' : d[i] == dpat[i];
+    for (int i = 0; i < 8 && tok; i++)
+        tok = tpat[i] == 'd' ? d[11 + i] >= '0' && d[11 + i] <= '9' : d[11 + i] == tpat[i];
+    snprintf(date, 11, "%.10s", ok ? d : "????.??.??");
+    snprintf(time, 9, "%.8s", ok && tok ? d + 11 : "??:??:??");
+}
+
+void ref_record_move_comment(const struct ref_move *m, char *b, size_t n)
+{
+    size_t len = 0;
+    int64_t ms = m->ms > 0 ? m->ms : 0;
+    b[0] = '\0';
+    /* cutechess: the score and depth only when the engine gave a depth,
+     * mates as M<plies> ("+M5", "-M3"), "+" before a positive score only */
+    if (m->has_score && m->depth > 0) {
+        if (m->mate)
+            buf_printf(b, n, &len, "%sM%d", m->mate > 0 ? "+" : "-",
+                       m->mate > 0 ? m->mate : -m->mate);
+        else
+            buf_printf(b, n, &len, "%s%.2f", m->cp > 0 ? "+" : "", m->cp / 100.0);
+        buf_printf(b, n, &len, "/%d ", m->depth);
+    }
+    /* the time with fewer decimals as it grows: 0.043s 0.25s 1.2s 12s */
+    if (ms == 0)
+        buf_printf(b, n, &len, "0s");
+    else
+        buf_printf(b, n, &len, "%.*fs", ms < 100 ? 3 : ms < 1000 ? 2 : ms < 10000 ? 1 : 0,
+                   (double)ms / 1000.0);
+}
+
 int ref_record_write_pgn(const struct ref_record *r, FILE *f)
 {
-    char b[64];
+    char b[64], date[11], time[9];
     int col = 0;
+    pgn_date_time(r->date, date, time);
+    /* the seven-tag roster, in its order */
     tag(f, "Event", *r->event ? r->event : "medan-referee match");
     tag(f, "Site", *r->site ? r->site : "?");
-    tag(f, "Date", r->date);
+    tag(f, "Date", date);
     snprintf(b, sizeof b, "%d", r->game);
     tag(f, "Round", b);
+    tag(f, "White", r->nseats == 2 ? r->seat_name[0] : "?");
+    tag(f, "Black", r->nseats == 2 ? r->seat_name[1] : "?");
+    tag(f, "Result", pgn_result(r));
+    tag(f, "Time", time);
     tag(f, "Game", r->game_name);
     if (*r->params)
         tag(f, "Variant", r->params);
-    for (int i = 0; i < r->nseats; i++) {
-        char k[32];
-        snprintf(k, sizeof k, "P%d", i + 1);
-        tag(f, k, r->seat_name[i]);
-        snprintf(k, sizeof k, "P%dTimeControl", i + 1);
-        tag(f, k, r->seat_tc[i]);
-    }
-    tag(f, "Result", pgn_result(r));
+    if (r->nseats == 2) {
+        tag(f, "WhiteTimeControl", r->seat_tc[0]);
+        tag(f, "BlackTimeControl", r->seat_tc[1]);
+    } else
+        for (int i = 0; i < r->nseats; i++) {
+            char k[32];
+            snprintf(k, sizeof k, "P%d", i + 1);
+            tag(f, k, r->seat_name[i]);
+            snprintf(k, sizeof k, "P%dTimeControl", i + 1);
+            tag(f, k, r->seat_tc[i]);
+        }
     if (r->nseats != 2) {
         char rk[64];
         size_t len = 0;
@@ -281,18 +366,16 @@ int ref_record_write_pgn(const struct ref_record *r, FILE *f)
     tag(f, "PlyCount", b);
     fputc('\n', f);
     for (int i = 0; i < r->nmoves; i++) {
-        char m[REF_TOKEN_LEN + 64];
+        char m[REF_TOKEN_LEN + 96], c[64];
         int k;
+        ref_record_move_comment(&r->moves[i], c, sizeof c);
         if (r->nseats == 2)
-            k = i % 2 == 0
-                    ? snprintf(m, sizeof m, "%d. %s {%.3fs}", i / 2 + 1,
-                               r->moves[i].tok, r->moves[i].ms / 1000.0)
-                    : snprintf(m, sizeof m, "%s {%.3fs}", r->moves[i].tok,
-                               r->moves[i].ms / 1000.0);
+            k = i % 2 == 0 ? snprintf(m, sizeof m, "%d. %s {%s}", i / 2 + 1,
+                                      r->moves[i].tok, c)
+                           : snprintf(m, sizeof m, "%s {%s}", r->moves[i].tok, c);
         else
-            k = snprintf(m, sizeof m, "%d.p%d %s {%.3fs}", i + 1,
-                         r->moves[i].seat, r->moves[i].tok,
-                         r->moves[i].ms / 1000.0);
+            k = snprintf(m, sizeof m, "%d.p%d %s {%s}", i + 1, r->moves[i].seat,
+                         r->moves[i].tok, c);
         if (col && col + 1 + k > 79) {
             fputc('\n', f);
             col = 0;

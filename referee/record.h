@@ -1,8 +1,8 @@
 /* record.h - one finished game: JSON Lines (jansson) and PGN-style text.
  *
  * JSON keys (docs/referee.md): game seed match_seed variant{name,params}
- * seats opening moves[{seat,move,ms[,depth]}] result reason scores plies forfeit
- * tc.  `result` is "p1win"/"p2win"/"draw" for two seats, {"ranks":[...]}
+ * seats opening moves[{seat,move,ms[,depth][,cp|win|loss]}] result reason
+ * scores plies forfeit tc.  `result` is "p1win"/"p2win"/"draw" for two seats, {"ranks":[...]}
  * for more.  Seeds are below 2^53 so every JSON reader keeps them exact.
  */
 #ifndef REF_RECORD_H
@@ -15,10 +15,14 @@
 
 #define REF_NAME_LEN 64
 #define REF_TOKEN_LEN 64
+#define REF_SCORE_MATE 100000 /* the cp of a win/loss score (CTL_SCORE_MATE) */
 
 struct ref_move {
     int seat;
     int depth;          /* of the last info line before the move; 0 = none */
+    int has_score;      /* the engine's last score before the move: */
+    int cp;             /*   `score cp X` (mover's view), or */
+    int mate;           /*   `score win N`: N, `score loss N`: -N (plies) */
     int64_t ms;
     char tok[REF_TOKEN_LEN];
 };
@@ -60,8 +64,15 @@ int ref_record_write_json(const struct ref_record *r, FILE *f);
 /* Parse one JSON line; 0, or -1 with err set (r is then freed). */
 int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
                           size_t n);
-/* PGN-style tag pairs and movetext + flush. */
+/* PGN: the seven-tag roster first (Event Site Date Round White Black
+ * Result; White/Black the engines of seats 1 and 2, "?" for N seats), then
+ * the referee's own tags, and movetext whose comments are cutechess's
+ * ("{+0.31/12 0.25s}"), + flush. */
 int ref_record_write_pgn(const struct ref_record *r, FILE *f);
+/* A move's comment as cutechess-cli writes it, without the braces:
+ * "+0.31/12 0.25s", "-M3/9 1.2s" (win/loss in plies), "0.043s" without a
+ * score or depth. */
+void ref_record_move_comment(const struct ref_move *m, char *b, size_t n);
 /* Read every record of a JSON Lines file; calls fn for each.  A last line
  * cut short by a crash is skipped (and its byte offset returned in
  * *good_end, so --resume can truncate it).  Returns count or -1. */

@@ -73,6 +73,38 @@ double ref_los(int w, int l)
     return 0.5 * (1.0 + erf((w - l) / sqrt(2.0 * (w + l))));
 }
 
+/* Elo of a score as cutechess computes it in IEEE arithmetic, each case
+ * spelled out rather than left to log10 of a negative number. */
+static double cc_elo(double x)
+{
+    if (isnan(x) || x < 0 || x > 1)
+        return NAN;
+    if (x == 0)
+        return -INFINITY;
+    if (x == 1)
+        return INFINITY;
+    return -400.0 * log10(1.0 / x - 1.0);
+}
+
+void ref_elo_cutechess(int w, int l, int d, struct ref_cc *c)
+{
+    double n = (double)w + l + d, mu, sd, hi, lo;
+    if (n <= 0) {
+        c->elo = c->margin = c->los = c->draw_ratio = NAN;
+        return;
+    }
+    mu = (w + 0.5 * d) / n;
+    sd = sqrt((w * (1 - mu) * (1 - mu) + d * (0.5 - mu) * (0.5 - mu) + l * mu * mu) /
+              n) / sqrt(n);
+    c->elo = cc_elo(mu);
+    hi = cc_elo(mu + REF_Z95 * sd);
+    lo = cc_elo(mu - REF_Z95 * sd);
+    /* inf - inf is NaN, as in cutechess (4-0-0: "inf +/- nan") */
+    c->margin = (isinf(hi) && isinf(lo) && hi == lo) ? NAN : (hi - lo) / 2;
+    c->los = w + l > 0 ? 100 * ref_los(w, l) : NAN;
+    c->draw_ratio = 100.0 * d / n;
+}
+
 /* The pair scores k/4 of the five pentanomial cells. */
 static const double pair_score[5] = {0, 0.25, 0.5, 0.75, 1};
 

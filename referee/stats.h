@@ -27,6 +27,22 @@ void ref_elo_pentanomial(const int p[5], struct ref_elo *e);
 /* Likelihood of superiority from wins and losses (draws carry none). */
 double ref_los(int w, int l);
 
+/* The figures of cutechess-cli's closing line "Elo difference: E +/- M,
+ * LOS: L %, DrawRatio: D %", computed as cutechess does (its elo.cpp):
+ * mu = (w + d/2)/n, sd = sqrt((w(1-mu)^2 + d(1/2-mu)^2 + l mu^2)/n)/sqrt(n),
+ * elo(x) = -400 log10(1/x - 1), E = elo(mu), M = (elo(mu + z sd) -
+ * elo(mu - z sd))/2 with z = REF_Z95 (cutechess approximates it as
+ * 1.95716), LOS = 100 (1 + erf((w-l)/sqrt(2(w+l))))/2, D = 100 d/n.  And
+ * as cutechess gets them from IEEE arithmetic where they are not finite:
+ * elo(1) = +inf, elo(0) = -inf, elo(x) = NaN for x outside [0, 1]; so
+ * 4-0-0 gives E = +inf and M = NaN (inf - inf), 3-1-0 gives E = +190.8 and
+ * M = NaN (mu + z sd > 1), LOS is NaN without wins or losses, and n = 0
+ * gives NaN everywhere. */
+struct ref_cc {
+    double elo, margin, los, draw_ratio;
+};
+void ref_elo_cutechess(int w, int l, int d, struct ref_cc *c);
+
 /* Sequential probability ratio test on pair statistics: the generalized
  * SPRT of fishtest and fastchess, with the exact likelihood ratio of the
  * maximum-likelihood pentanomial distributions under H0 and H1 (so that a

@@ -74,6 +74,7 @@ int ref_table_add(struct ref_table *t, const struct ref_record *r)
     s.nseats = r->nseats;
     s.has_scores = r->has_scores;
     s.forfeit = r->forfeit;
+    snprintf(s.reason, sizeof s.reason, "%s", r->reason);
     for (int i = 0; i < r->nseats; i++) {
         int e = ref_table_engine(t, r->seat_name[i]);
         int best = 1, worst = 1;
@@ -200,6 +201,31 @@ static void fmt_elo(char *b, size_t n, const struct ref_elo *e)
         snprintf(b, n, "%s [%s, %s]", x, lo, hi);
 }
 
+/* One figure as cutechess prints it (Qt's 'f' format): "190.8", "inf",
+ * "-inf", "nan"; never "-0.0" nor "-nan". */
+static void cc_num(char *b, size_t n, double x)
+{
+    if (isnan(x))
+        snprintf(b, n, "nan");
+    else if (isinf(x))
+        snprintf(b, n, "%s", x > 0 ? "inf" : "-inf");
+    else
+        snprintf(b, n, "%.1f", fabs(x) < 0.05 ? 0.0 : x);
+}
+
+void ref_fmt_cc_line(char *b, size_t n, int w, int l, int d)
+{
+    struct ref_cc c;
+    char e[32], m[32], los[32], dr[32];
+    ref_elo_cutechess(w, l, d, &c);
+    cc_num(e, sizeof e, c.elo);
+    cc_num(m, sizeof m, c.margin);
+    cc_num(los, sizeof los, c.los);
+    cc_num(dr, sizeof dr, c.draw_ratio);
+    snprintf(b, n, "Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%", e, m,
+             los, dr);
+}
+
 static void print_twoseat(const struct ref_table *t,
                           const struct ref_sprt *sprt, FILE *f)
 {
@@ -235,16 +261,10 @@ static void print_twoseat(const struct ref_table *t,
                 sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, llr, lo, hi,
                 dec > 0 ? "H1 accepted" : dec < 0 ? "H0 accepted" : "continue");
     }
-    /* The closing line as cutechess-cli prints it (trinomial Elo, the
-     * half-width of its 95% interval), for scripts that read it. */
-    ref_elo_trinomial(w, l, d, &e);
-    if (isfinite(e.elo) && isfinite(e.lo) && isfinite(e.hi))
-        fprintf(f, "Elo difference: %.1f +/- %.1f, LOS: %.1f %%, DrawRatio: %.1f %%\n",
-                e.elo, (e.hi - e.lo) / 2, 100 * ref_los(w, l), 100.0 * d / (w + l + d));
-    else
-        fprintf(f, "Elo difference: %s +/- nan, LOS: %.1f %%, DrawRatio: %.1f %%\n",
-                isinf(e.elo) ? (e.elo > 0 ? "inf" : "-inf") : "nan", 100 * ref_los(w, l),
-                100.0 * d / (w + l + d));
+    /* The closing line as cutechess-cli prints it, for scripts that read
+     * it. */
+    ref_fmt_cc_line(eb, sizeof eb, w, l, d);
+    fprintf(f, "%s\n", eb);
 }
 
 /* N seats: per engine, per deal means of chips and wins, then the mean
@@ -291,6 +311,82 @@ static void print_nseat(const struct ref_table *t, FILE *f)
         free(wn);
         free(cnt);
     }
+}
+
+void ref_table_print_rating(const struct ref_table *t,
+                            const struct ref_sprt *sprt, FILE *f)
+{
+    if (!t->nsum)
+        return;
+    if (t->nseats == 2 && t->neng == 2) {
+        int w, l, d;
+        char b[160];
+        ref_table_wld(t, 0, 1, &w, &l, &d);
+        ref_fmt_cc_line(b, sizeof b, w, l, d);
+        fprintf(f, "%s\n", b);
+        if (sprt) {
+            int p[5], dec;
+            double llr, lo, hi;
+            ref_table_penta(t, 0, 1, p);
+            dec = ref_sprt_decide(sprt, p, &llr);
+            ref_sprt_bounds(sprt, &lo, &hi);
+            fprintf(f, "SPRT: llr %.3g (%.1f%%), lbound %.3g, ubound %.3g%s\n", llr,
+                    llr / hi * 100, lo, hi,
+                    dec > 0 ? " - H1 was accepted" : dec < 0 ? " - H0 was accepted" : "");
+        }
+    } else if (t->nseats == 2)
+        ref_table_crosstable(t, f);
+    else
+        print_nseat(t, f);
+    fflush(f);
+}
+
+/* One engine's count of one way of ending. */
+struct outcome {
+    char key[48];
+    int n;
+};
+
+static int cmp_outcome(const void *x, const void *y)
+{
+    return strcmp(((const struct outcome *)x)->key, ((const struct outcome *)y)->key);
+}
+
+void ref_table_print_outcomes(const struct ref_table *t, FILE *f)
+{
+    /* at most three kinds (win, loss, draw) per reason of a game */
+    struct outcome *o = xcalloc((size_t)t->nsum * 3 + 1, sizeof *o);
+    for (int e = 0; e < t->neng; e++) {
+        int no = 0;
+        fprintf(f, "Player: %s\n", t->eng[e].name);
+        for (int i = 0; i < t->nsum; i++) {
+            const struct ref_sum *s = &t->sum[i];
+            for (int k = 0; k < s->nseats; k++) {
+                int best = 1, worst = 1, j;
+                char key[48];
+                if (s->eng[k] != e)
+                    continue;
+                for (j = 0; j < s->nseats; j++) {
+                    best &= s->rank[j] >= s->rank[k];
+                    worst &= s->rank[j] <= s->rank[k];
+                }
+                snprintf(key, sizeof key, "%s: %s",
+                         best && worst ? "Draw" : best ? "Win" : "Loss", s->reason);
+                for (j = 0; j < no && strcmp(o[j].key, key) != 0; j++)
+                    ;
+                if (j == no) {
+                    snprintf(o[no].key, sizeof o[no].key, "%s", key);
+                    o[no++].n = 0;
+                }
+                o[j].n++;
+            }
+        }
+        qsort(o, (size_t)no, sizeof *o, cmp_outcome);
+        for (int j = 0; j < no; j++)
+            fprintf(f, "   \"%s\": %d\n", o[j].key, o[j].n);
+    }
+    free(o);
+    fflush(f);
 }
 
 void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,

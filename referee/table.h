@@ -19,6 +19,7 @@ struct ref_sum {
     int rank[GAME_MAX_SEATS];
     double score[GAME_MAX_SEATS];
     int has_scores, forfeit;
+    char reason[32];        /* how it ended (the record's reason) */
 };
 
 struct ref_eng_row {
@@ -59,6 +60,23 @@ void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
 /* The final table; sprt may be NULL. */
 void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
                      FILE *f);
+
+/* What --ratinginterval prints every N games, as cutechess-cli's
+ * -ratinginterval does: for two engines in two seats the closing line
+ * (ref_fmt_cc_line) and, with sprt, "SPRT: llr 0.52 (17.6%), lbound
+ * -2.94, ubound 2.94" (" - H1 was accepted" once decided); for more
+ * engines the ratings and crosstable, for N seats the per-deal means. */
+void ref_table_print_rating(const struct ref_table *t,
+                            const struct ref_sprt *sprt, FILE *f);
+/* What --outcomeinterval prints, as cutechess-cli's -outcomeinterval:
+ * per engine "Player: NAME", then each way its games ended, sorted,
+ * '   "Win: connected": 3' (Win/Loss/Draw: the record's reason). */
+void ref_table_print_outcomes(const struct ref_table *t, FILE *f);
+/* cutechess-cli's closing line for w wins, l losses, d draws:
+ * "Elo difference: 190.8 +/- nan, LOS: 84.1 %, DrawRatio: 0.0 %" (see
+ * ref_elo_cutechess; non-finite figures as cutechess prints them: inf,
+ * -inf, nan).  No newline. */
+void ref_fmt_cc_line(char *b, size_t n, int w, int l, int d);
 
 /* One Elo figure: "+12.3", "+inf"/"-inf" (a one-sided score), or "?". */
 void ref_fmt_elo1(char *b, size_t n, double x);

@@ -341,6 +341,140 @@ static void make_rec(struct ref_record *r, int game, const char *p1,
     strcpy(r->reason, "connected");
 }
 
+/* cutechess-cli's closing line against values worked out by hand (mu = (W +
+ * D/2)/N; per-game variance (W(1-mu)^2 + D(1/2-mu)^2 + L mu^2)/N; sd =
+ * sqrt(var/N); margin = (elo(mu + 1.96 sd) - elo(mu - 1.96 sd))/2), and
+ * cutechess's IEEE arithmetic where a figure is not finite. */
+static void test_cutechess_line(void **state)
+{
+    struct ref_cc c;
+    char b[160];
+    (void)state;
+    /* 3-1-0: mu 3/4, var 3/16, sd sqrt(3/64) = 0.21651, mu + 1.96 sd =
+     * 1.174 > 1, so cutechess's elo(mu_max) is NaN: a finite Elo, 400
+     * log10 3 = 190.85, and a NaN margin; LOS (1 + erf(2/sqrt 8))/2. */
+    ref_elo_cutechess(3, 1, 0, &c);
+    NEAR(c.elo, 190.8485, 1e-3);
+    assert_true(isnan(c.margin));
+    NEAR(c.los, 84.13447, 1e-4);
+    NEAR(c.draw_ratio, 0, 1e-12);
+    ref_fmt_cc_line(b, sizeof b, 3, 1, 0);
+    assert_string_equal(b, "Elo difference: 190.8 +/- nan, LOS: 84.1 %, DrawRatio: 0.0 %");
+    ref_fmt_cc_line(b, sizeof b, 1, 3, 0); /* mu - 1.96 sd < 0 */
+    assert_string_equal(b, "Elo difference: -190.8 +/- nan, LOS: 15.9 %, DrawRatio: 0.0 %");
+    /* 4-0-0: mu 1, sd 0: elo(1) = +inf, inf - inf = NaN */
+    ref_fmt_cc_line(b, sizeof b, 4, 0, 0);
+    assert_string_equal(b, "Elo difference: inf +/- nan, LOS: 97.7 %, DrawRatio: 0.0 %");
+    ref_fmt_cc_line(b, sizeof b, 0, 4, 0);
+    assert_string_equal(b, "Elo difference: -inf +/- nan, LOS: 2.3 %, DrawRatio: 0.0 %");
+    /* 0-0-4: mu 1/2, sd 0: 0 +/- 0; LOS 0/0 (no decisive game) is NaN */
+    ref_fmt_cc_line(b, sizeof b, 0, 0, 4);
+    assert_string_equal(b, "Elo difference: 0.0 +/- 0.0, LOS: nan %, DrawRatio: 100.0 %");
+    /* 30-20-50: mu 0.55, var 0.1225, sd 0.035; mu -+ 0.068599 = 0.481401,
+     * 0.618599: elo -12.930, +84.011, margin 48.470; LOS (1 + erf 1)/2 */
+    ref_elo_cutechess(30, 20, 50, &c);
+    NEAR(c.elo, 34.8601, 1e-3);
+    NEAR(c.margin, 48.4702, 1e-3);
+    NEAR(c.los, 92.13504, 1e-4);
+    ref_fmt_cc_line(b, sizeof b, 30, 20, 50);
+    assert_string_equal(b, "Elo difference: 34.9 +/- 48.5, LOS: 92.1 %, DrawRatio: 50.0 %");
+    /* 60-40-100: the same mu, sd 0.035/sqrt 2 = 0.024749; mu -+ 0.048507 =
+     * 0.501493, 0.598507: elo +1.038, +69.356, margin 34.159 */
+    ref_fmt_cc_line(b, sizeof b, 60, 40, 100);
+    assert_string_equal(b, "Elo difference: 34.9 +/- 34.2, LOS: 97.7 %, DrawRatio: 50.0 %");
+    /* 10-0-10: every decisive game won, yet both bounds inside (0, 1):
+     * mu 3/4, var 1/16, sd 1/(4 sqrt 20) = 0.055902; mu -+ 0.109566 =
+     * 0.640434, 0.859566: elo +100.28, +314.72, margin 107.22 */
+    ref_elo_cutechess(10, 0, 10, &c);
+    NEAR(c.elo, 190.8485, 1e-3);
+    NEAR(c.margin, 107.2215, 1e-3);
+    ref_fmt_cc_line(b, sizeof b, 10, 0, 10);
+    assert_string_equal(b, "Elo difference: 190.8 +/- 107.2, LOS: 99.9 %, DrawRatio: 50.0 %");
+    /* 2-2-0: mu 1/2 (Elo 0, never "-0.0"), sd 1/4: mu -+ 0.49 = 0.0100,
+     * 0.9900: margin 400 log10(0.99/0.01) = 798.10 */
+    ref_fmt_cc_line(b, sizeof b, 2, 2, 0);
+    assert_string_equal(b, "Elo difference: 0.0 +/- 798.1, LOS: 50.0 %, DrawRatio: 0.0 %");
+    /* 6-2-2: mu 0.7, var 0.16, sd 0.126491; mu -+ 0.247918 = 0.452082,
+     * 0.947918: elo -33.40, +504.03, margin 268.72 */
+    ref_fmt_cc_line(b, sizeof b, 6, 2, 2);
+    assert_string_equal(b, "Elo difference: 147.2 +/- 268.7, LOS: 92.1 %, DrawRatio: 20.0 %");
+    ref_elo_cutechess(0, 0, 0, &c); /* no games: nothing finite */
+    assert_true(isnan(c.elo) && isnan(c.margin) && isnan(c.los));
+}
+
+/* The PGN record: the seven-tag roster first and in order, a date as
+ * YYYY.MM.DD, escaped names, cutechess's move comments. */
+static void test_record_pgn(void **state)
+{
+    struct ref_record r;
+    char *buf = NULL, c[64];
+    size_t len = 0;
+    FILE *f;
+    struct ref_move m = {.seat = 1, .depth = 12, .has_score = 1, .cp = 31, .ms = 250};
+    (void)state;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "+0.31/12 0.25s");
+    m.cp = -5, m.ms = 43;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "-0.05/12 0.043s");
+    m.cp = 0, m.ms = 1234;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "0.00/12 1.2s");
+    m.mate = 5, m.cp = REF_SCORE_MATE, m.ms = 12600;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "+M5/12 13s");
+    m.mate = -3, m.cp = -REF_SCORE_MATE, m.ms = 0;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "-M3/12 0s");
+    m.depth = 0; /* cutechess: no depth, no score */
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "0s");
+    m.depth = 4, m.has_score = 0, m.ms = 7;
+    ref_record_move_comment(&m, c, sizeof c);
+    assert_string_equal(c, "0.007s");
+
+    make_rec(&r, 5, "A \"q\" \\b", "B\tC", 2, 1);
+    strcpy(r.date, "2026.12.02 14:05:09");
+    ref_record_add_move(&r, 1, "c1-c3", 120);
+    ref_record_add_move(&r, 2, "a2xc4", 90);
+    r.moves[1].depth = 3, r.moves[1].has_score = 1, r.moves[1].cp = 144;
+    f = open_memstream(&buf, &len);
+    assert_int_equal(ref_record_write_pgn(&r, f), 0);
+    fclose(f);
+    assert_true(strncmp(buf,
+                        "[Event \"medan-referee match\"]\n"
+                        "[Site \"?\"]\n"
+                        "[Date \"2026.12.02\"]\n"
+                        "[Round \"5\"]\n"
+                        "[White \"A \\\"q\\\" \\\\b\"]\n"
+                        "[Black \"B?C\"]\n"
+                        "[Result \"0-1\"]\n"
+                        "[Time \"14:05:09\"]\n",
+                        strlen("[Event \"medan-referee match\"]\n[Site \"?\"]\n"
+                               "[Date \"2026.12.02\"]\n[Round \"5\"]\n"
+                               "[White \"A \\\"q\\\" \\\\b\"]\n[Black \"B?C\"]\n"
+                               "[Result \"0-1\"]\n[Time \"14:05:09\"]\n")) == 0);
+    assert_non_null(strstr(buf, "\n1. c1-c3 {0.12s} a2xc4 {+1.44/3 0.090s} {connected} 0-1\n"));
+    free(buf);
+    /* N seats: "?" players, the seat tags, "*"; an old record without a
+     * date gets the standard's unknown date */
+    r.nseats = 3;
+    strcpy(r.seat_name[2], "D");
+    r.rank[2] = 3;
+    r.date[0] = '\0';
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_int_equal(ref_record_write_pgn(&r, f), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "[Date \"????.??.??\"]\n[Round \"5\"]\n[White \"?\"]\n"
+                                "[Black \"?\"]\n[Result \"*\"]\n[Time \"??:??:??\"]\n"));
+    assert_non_null(strstr(buf, "[P3 \"D\"]\n"));
+    assert_non_null(strstr(buf, "[Ranks \"2 1 3\"]\n"));
+    assert_non_null(strstr(buf, "1.p1 c1-c3 {0.12s} 2.p2 a2xc4 {+1.44/3 0.090s}"));
+    free(buf);
+    ref_record_free(&r);
+}
+
 static void test_record_roundtrip(void **state)
 {
     struct ref_record r, q;
@@ -354,6 +488,11 @@ static void test_record_roundtrip(void **state)
     ref_record_add_move(&r, 1, "c1-c3", 12);
     ref_record_add_move(&r, 2, "a2xc4", 1500);
     r.moves[1].depth = 7; /* the first move has none */
+    ref_record_add_move(&r, 1, "d1-d3", 5);
+    ref_record_add_move(&r, 2, "e1-e3", 6);
+    r.moves[1].has_score = 1, r.moves[1].cp = -31;
+    r.moves[2].has_score = 1, r.moves[2].mate = 5, r.moves[2].cp = REF_SCORE_MATE;
+    r.moves[3].has_score = 1, r.moves[3].mate = -2, r.moves[3].cp = -REF_SCORE_MATE;
     r.has_scores = 1;
     r.score[0] = 1;
     strcpy(r.key, "00112233445566778899aabbccddeeff");
@@ -372,7 +511,16 @@ static void test_record_roundtrip(void **state)
     assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
     assert_int_equal(q.game, 3);
     assert_string_equal(q.key, "00112233445566778899aabbccddeeff");
-    assert_int_equal(q.nmoves, 2);
+    assert_non_null(strstr(line, "{\"seat\":2,\"move\":\"a2xc4\",\"ms\":1500,"
+                                 "\"depth\":7,\"cp\":-31}"));
+    assert_non_null(strstr(line, "\"ms\":5,\"win\":5}"));
+    assert_non_null(strstr(line, "\"ms\":6,\"loss\":2}"));
+    assert_int_equal(q.nmoves, 4);
+    assert_false(q.moves[0].has_score);
+    assert_true(q.moves[1].has_score && q.moves[1].cp == -31 && q.moves[1].mate == 0);
+    assert_true(q.moves[2].has_score && q.moves[2].mate == 5);
+    assert_true(q.moves[3].has_score && q.moves[3].mate == -2 &&
+                q.moves[3].cp == -REF_SCORE_MATE);
     assert_string_equal(q.moves[1].tok, "a2xc4");
     assert_int_equal(q.moves[1].ms, 1500);
     assert_int_equal(q.moves[0].depth, 0);
@@ -382,6 +530,17 @@ static void test_record_roundtrip(void **state)
     assert_int_equal(q.rank[1], 2);
     assert_string_equal(q.opening, "start moves b1-b3");
     assert_true(q.has_scores);
+    ref_record_free(&q);
+    /* a record of an older referee (no score keys) and out-of-range
+     * scores load, without scores */
+    assert_int_equal(ref_record_parse_json(&q,
+                         "{\"game\":2,\"variant\":{\"name\":\"loa\"},\"seats\":[\"A\",\"B\"],"
+                         "\"moves\":[{\"seat\":1,\"move\":\"b1-b3\",\"ms\":3,\"depth\":2},"
+                         "{\"seat\":2,\"move\":\"a2-c2\",\"ms\":3,\"cp\":100000,\"win\":0}],"
+                         "\"result\":\"draw\"}", err, sizeof err), 0);
+    assert_int_equal(q.nmoves, 2);
+    assert_false(q.moves[0].has_score);
+    assert_false(q.moves[1].has_score);
     ref_record_free(&q);
     assert_int_equal(ref_record_parse_json(&q, "{\"game\":1}", err, sizeof err), -1);
     assert_int_equal(ref_record_parse_json(&q, "not json", err, sizeof err), -1);
@@ -821,6 +980,8 @@ int main(void)
         cmocka_unit_test(test_mean_ci),
         cmocka_unit_test(test_tc_parse),
         cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_cutechess_line),
+        cmocka_unit_test(test_record_pgn),
         cmocka_unit_test(test_record_roundtrip),
         cmocka_unit_test(test_record_cut_file),
         cmocka_unit_test(test_table_pairs),
