@@ -213,6 +213,81 @@ for k in game seed variant seats opening moves result reason scores; do
 done
 ok "JSON: required keys present"
 
+# --- records other tools read (issue 25): PGN tags, move comments, scores -----------
+PGNCHECK="python3 $(dirname "$0")/tools/pgn-check.py"
+$PGNCHECK "$T/rec.pgn" >"$T/pc.out" 2>&1 && ok "PGN: the strict tag checker passes the records" ||
+    bad "PGN: $(cat "$T/pc.out")"
+# the checker fails what the standard forbids (so that its passes mean something)
+printf '[Event "e"]\n[Site "s"]\n[Date "2026.1.2"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. x {0s} 1-0\n\n' >"$T/bad1.pgn"
+printf '[Event "e"]\n[Date "2026.01.02"]\n[Site "s"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. x {0s} 1-0\n\n' >"$T/bad2.pgn"
+printf '[Event "e"]\n[Site "s"]\n[Date "2026.01.02"]\n[Round "1"]\n[White "a "q""]\n[Black "b"]\n[Result "1-0"]\n\n1. x {0s} 1-0\n\n' >"$T/bad3.pgn"
+printf '[Event "e"]\n[Site "s"]\n[Date "2026.01.02"]\n[Round "1"]\n[White "a\\\\"]\n[Black "b\\x"]\n[Result "1-0"]\n\n1. x {0s} 1-0\n\n' >"$T/bad4.pgn"
+printf '[Event "e"]\n[Site "s"]\n[Date "2026.01.02"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. x {0s} 0-1\n\n' >"$T/bad5.pgn"
+printf '[Event "e"]\n[Site "s"]\n[Date "2026.01.02"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n[p1 "x"]\n\n1. x {+0.3/1 0s} 1-0\n\n' >"$T/bad6.pgn"
+nb=0
+for k in 1 2 3 4 5 6; do $PGNCHECK --comments "$T/bad$k.pgn" >/dev/null 2>&1 || nb=$((nb + 1)); done
+check $nb 6 "PGN checker refuses a bad date, the roster out of order, a bare quote, a bad escape, a wrong end, a lower-case tag"
+sed -e 's/^\[Black "b\\x"\]/[Black "b"]/' "$T/bad4.pgn" >"$T/good4.pgn"
+$PGNCHECK --comments "$T/good4.pgn" >/dev/null 2>&1 && ok "PGN checker: an escaped backslash is fine" ||
+    bad "PGN checker refuses a valid escape"
+
+# names with quotes and backslashes; scores in the comments and the results
+q='q "uote" \back\'
+$REF --game loa --engine name="$q" cmd=$MOCK arg=--game arg=loa arg=--score arg=31 \
+    --engine name=w cmd=$MOCK arg=--game arg=loa arg=--score arg=win:5 --each tc=10+0.1 \
+    --games 2 --seed 3 --logdir none --quiet --records "$T/q.pgn" --results "$T/q.jsonl" \
+    >"$T/q.out" 2>&1
+$PGNCHECK --comments "$T/q.pgn" >"$T/qc.out" 2>&1 && ok "PGN: names with quotes and backslashes, valid tags" ||
+    bad "PGN: $(cat "$T/qc.out")"
+check "$($PGNCHECK --tag White "$T/q.pgn" | head -1)" "$q" "PGN: White holds seat 1's engine, escaped and read back"
+check "$($PGNCHECK --tag Black "$T/q.pgn" | head -1)" "w" "PGN: Black holds seat 2's engine"
+check "$($PGNCHECK --tag White "$T/q.pgn" | sed -n 2p)" "w" "PGN: the colours swap in game 2"
+grep -q '^\[White "q \\"uote\\" \\\\back\\\\"\]$' "$T/q.pgn" && ok "PGN: the escapes as the standard writes them" ||
+    bad "PGN: $(grep '^\[White' "$T/q.pgn" | head -1)"
+grep -q '{+0\.31/1 [0-9.]*s}' "$T/q.pgn" && ok "PGN: score cp 31 at depth 1 is {+0.31/1 <time>s}" ||
+    bad "PGN: no +0.31/1 comment"
+grep -q '{+M5/1 [0-9.]*s}' "$T/q.pgn" && ok "PGN: score win 5 is {+M5/1 <time>s}" || bad "PGN: no +M5 comment"
+grep -q '"depth":1,"cp":31}' "$T/q.jsonl" && grep -q '"depth":1,"win":5}' "$T/q.jsonl" &&
+    ok "JSON: each move's depth and score (cp, win)" || bad "JSON: no per-move scores"
+$REF --game loa --engine name=l cmd=$MOCK arg=--game arg=loa arg=--score arg=loss:3 \
+    --engine name=n cmd=$MOCK arg=--game arg=loa --each tc=10+0.1 --games 1 --seed 3 \
+    --logdir none --quiet --records "$T/l.pgn" --results "$T/l.jsonl" >/dev/null 2>&1
+grep -q '{-M3/1 [0-9.]*s} [^{]* {[0-9.]*s}' "$T/l.pgn" && grep -q '"loss":3}' "$T/l.jsonl" &&
+    ok "score loss 3: {-M3/1 ...} and \"loss\":3; a move without a score: its time only" ||
+    bad "score loss: $(head -c 300 "$T/l.jsonl")"
+$REF merge "$T/q.jsonl" "$T/l.jsonl" >"$T/qm.out" 2>&1; rc=$?
+check "$rc/$(count '^Results (game loa): 3 games' "$T/qm.out")" "0/1" "merge reads the records with scores"
+sed 's/,"depth":[0-9]*//g; s/,"cp":[-0-9]*//g; s/,"win":[0-9]*//g' "$T/q.jsonl" >"$T/qold.jsonl"
+$REF merge "$T/qold.jsonl" >"$T/qo.out" 2>&1
+check "$?/$(count '^Results (game loa): 2 games' "$T/qo.out")" "0/1" "merge reads records of an older referee (no scores)"
+
+# --- live statistics: -ratinginterval, -outcomeinterval (as cutechess-cli) ----------
+li() { $REF --game loa --engine name=a cmd=$MOCK arg=--game arg=loa \
+    --engine name=b cmd=$MOCK arg=--game arg=loa --each tc=10+0.1 --games 6 --seed 3 \
+    --logdir none "$@"; }
+li -ratinginterval 2 --sprt elo0=0 elo1=10 >"$T/ri.out" 2>&1
+check "$(count '^Elo difference: ' "$T/ri.out")" 4 "-ratinginterval 2, 6 games: the Elo line after games 2, 4, 6 and at the end"
+check "$(count '^SPRT: llr [-0-9.e]* ([-0-9.]*%), lbound -2.94, ubound 2.94$' "$T/ri.out")" 3 \
+    "-ratinginterval with --sprt: the SPRT line as cutechess prints it, each time"
+awk '/^Score of/ {s = $0} /^Elo difference/ && s {print s; s = ""}' "$T/ri.out" |
+    sed -n 2p | grep -q ' 4$' && ok "-ratinginterval 2: the second line after game 4" ||
+    bad "-ratinginterval: $(grep -n 'Elo difference\|^Score' "$T/ri.out")"
+grep '^Elo difference: ' "$T/ri.out" | grep -qv '^Elo difference: -\{0,1\}\(inf\|[0-9]*\.[0-9]\) +/- \(nan\|inf\|[0-9]*\.[0-9]\), LOS: \(nan\|[0-9]*\.[0-9]\) %, DrawRatio: [0-9]*\.[0-9] %$' &&
+    bad "-ratinginterval: a line not in cutechess's format" || ok "-ratinginterval: every line in cutechess's format"
+li --ratinginterval 4 --quiet >"$T/ri2.out" 2>&1
+check "$(count '^Elo difference: ' "$T/ri2.out")" 1 "--ratinginterval with --quiet: only the table's line"
+li -outcomeinterval 4 >"$T/oi.out" 2>&1
+check "$(count '^Player: a$' "$T/oi.out")/$(count '^Player: b$' "$T/oi.out")" 2/2 \
+    "-outcomeinterval 4, 6 games: after game 4 and at the end"
+tot=$(awk '/^Player: a$/ {p = 1; n = 0; next} /^Player:/ {p = 0} p && /^   "/ {n += $NF} END {print n}' "$T/oi.out")
+check "$tot" 6 "-outcomeinterval: the last block counts a's 6 games"
+grep -q '^   "\(Win\|Loss\|Draw\): [a-z_]*": [0-9]*$' "$T/oi.out" && ok "-outcomeinterval: \"Win: reason\": N lines" ||
+    bad "-outcomeinterval: $(grep -A3 '^Player' "$T/oi.out" | head -8)"
+li --outcomeinterval 3 >"$T/oi2.out" 2>&1
+check "$(count '^Player: a$' "$T/oi2.out")" 2 "--outcomeinterval 3, 6 games: after games 3 and 6, not again at the end"
+li --ratinginterval -1 >"$T/ri3.out" 2>&1 && bad "--ratinginterval -1 accepted" ||
+    ok "--ratinginterval -1 refused"
+
 # --- check ---------------------------------------------------------------------------
 $REF check --game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=normal >"$T/chk.out" 2>&1
 grep -q 'PASS  handshake' "$T/chk.out" && ok "check: runs on a mock" || bad "check: no table"
@@ -528,12 +603,25 @@ for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
     [ "$g" = battalion ] && { params="players=3"; games=3; }
     $REF --game "$g" $params --engine name=r1 cmd="$eng" option.Strategy=random \
         --engine name=r2 cmd="$eng" option.Strategy=random --each tc=10+0.1 \
-        --games $games --seed 5 --logdir none --results "$T/$g.jsonl" >"$T/$g.out" 2>&1
+        --games $games --seed 5 --logdir none --results "$T/$g.jsonl" \
+        --records "$T/$g.pgn" >"$T/$g.out" 2>&1
     rc=$?
     if [ $rc = 0 ] && [ "$(lines "$T/$g.jsonl")" = $games ] &&
         [ "$(count '"forfeit":null' "$T/$g.jsonl")" = $games ]; then
         ok "$g: $games games end to end"
     else bad "$g: end-to-end match failed (see below)"; cat "$T/$g.out" >&2; fi
+    $PGNCHECK --comments "$T/$g.pgn" >"$T/$g.pc" 2>&1 && ok "$g: records pass the strict PGN check" ||
+        bad "$g: $(cat "$T/$g.pc")"
+    # a searching engine (fixed depth) leaves its scores in the records
+    [ "$g" = battalion ] && continue # its search reports no score
+    $REF --game "$g" --engine name=s cmd="$eng" depth=2 --engine name=r cmd="$eng" \
+        option.Strategy=random --each tc=10+0.1 --games 1 --maxplies 16 --seed 5 --logdir none \
+        --quiet --results "$T/$g-s.jsonl" --records "$T/$g-s.pgn" >"$T/$g-s.out" 2>&1
+    if $PGNCHECK --comments "$T/$g-s.pgn" >"$T/$g-s.pc" 2>&1 &&
+        grep -q '{[-+]\{0,1\}\(M[0-9]*\|[0-9]*\.[0-9][0-9]\)/[0-9]* [0-9.]*s}' "$T/$g-s.pgn" &&
+        grep -q '"depth":[0-9]*,"\(cp\|win\|loss\)":' "$T/$g-s.jsonl"; then
+        ok "$g: a searching engine's scores and depths in the PGN comments and the results"
+    else bad "$g: no scores in the records: $(cat "$T/$g-s.pc"; head -c 400 "$T/$g-s.jsonl")"; fi
 done
 
 [ $fail = 0 ] && echo "referee tests: all $n passed" || echo "referee tests: FAILED" >&2

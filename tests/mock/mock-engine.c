@@ -30,7 +30,9 @@
  * sent to FILE (each line starts with its pid), and declares the widest
  * Seed option (it wants every bit).
  * --delay MS waits before every bestmove.  --score CP sends
- * `info depth 1 score cp CP` before every bestmove (for adjudication).  --tag T is ignored (a marker
+ * `info depth 1 score cp CP` before every bestmove (for adjudication);
+ * --score win:N or loss:N sends `score win N` / `score loss N` instead
+ * (for the records' mate comments).  --tag T is ignored (a marker
  * for pgrep in the tests).
  */
 #include <poll.h>
@@ -85,6 +87,7 @@ static void junk(void)
 }
 
 static int score_set, score_cp; /* --score CP: every move reports it */
+static const char *score_kind = "cp"; /* or win/loss (--score win:N) */
 
 static void bestmove(void)
 {
@@ -100,7 +103,7 @@ static void bestmove(void)
     G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
     free(mv);
     if (score_set)
-        out("info depth 1 score cp %d nodes 1 pv %s", score_cp, tok);
+        out("info depth 1 score %s %d nodes 1 pv %s", score_kind, score_cp, tok);
     out("%s %s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok);
 }
 
@@ -182,8 +185,13 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--delay") == 0)
             delay_ms = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--score") == 0) {
+            const char *v = argv[i + 1];
             score_set = 1;
-            score_cp = atoi(argv[i + 1]);
+            if (strncmp(v, "win:", 4) == 0 || strncmp(v, "loss:", 5) == 0) {
+                score_kind = v[0] == 'w' ? "win" : "loss";
+                v = strchr(v, ':') + 1;
+            }
+            score_cp = atoi(v);
         }
         else if (strcmp(argv[i], "--spy") == 0 &&
                  !(spy = fopen(argv[i + 1], "a")))
