@@ -374,7 +374,8 @@ int main(int argc, char **argv)
     ref_table_print(&m.table, m.sprt_on ? &m.sprt : NULL, stdout);
     /* cutechess-cli prints the endings at the end unless the last
      * interval has just printed them */
-    if (m.outcome_interval && m.played % m.outcome_interval != 0) {
+    if (m.outcome_interval && m.table.nsum &&
+        (m.quiet || m.table.nsum % m.outcome_interval != 0)) {
         putchar('\n');
         ref_table_print_outcomes(&m.table, stdout);
     }

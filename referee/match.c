@@ -640,10 +640,11 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
         }
     }
     /* cutechess-cli's -ratinginterval and -outcomeinterval, counted in
-     * games finished by this run (as cutechess counts them). */
-    if (!m->quiet && m->rating_interval && m->played % m->rating_interval == 0)
+     * finished games of the match (a resumed match counts those already
+     * in its results file, as cutechess's -resume does). */
+    if (!m->quiet && m->rating_interval && m->table.nsum % m->rating_interval == 0)
         ref_table_print_rating(&m->table, m->sprt_on ? &m->sprt : NULL, m->out);
-    if (!m->quiet && m->outcome_interval && m->played % m->outcome_interval == 0)
+    if (!m->quiet && m->outcome_interval && m->table.nsum % m->outcome_interval == 0)
         ref_table_print_outcomes(&m->table, m->out);
     pthread_mutex_unlock(&m->mu);
 }

@@ -255,8 +255,10 @@ $REF --game loa --engine name=l cmd=$MOCK arg=--game arg=loa arg=--score arg=los
 grep -q '{-M3/1 [0-9.]*s} [^{]* {[0-9.]*s}' "$T/l.pgn" && grep -q '"loss":3}' "$T/l.jsonl" &&
     ok "score loss 3: {-M3/1 ...} and \"loss\":3; a move without a score: its time only" ||
     bad "score loss: $(head -c 300 "$T/l.jsonl")"
-$REF merge "$T/q.jsonl" "$T/l.jsonl" >"$T/qm.out" 2>&1; rc=$?
-check "$rc/$(count '^Results (game loa): 3 games' "$T/qm.out")" "0/1" "merge reads the records with scores"
+$REF merge "$T/q.jsonl" >"$T/qm.out" 2>&1; rc=$?
+check "$rc/$(count '^Results (game loa): 2 games' "$T/qm.out")" "0/1" "merge reads the records with scores"
+check "$(grep '^Elo difference: ' "$T/qm.out")" "$(grep '^Elo difference: ' "$T/q.out")" \
+    "merge: the same closing line as the match"
 sed 's/,"depth":[0-9]*//g; s/,"cp":[-0-9]*//g; s/,"win":[0-9]*//g' "$T/q.jsonl" >"$T/qold.jsonl"
 $REF merge "$T/qold.jsonl" >"$T/qo.out" 2>&1
 check "$?/$(count '^Results (game loa): 2 games' "$T/qo.out")" "0/1" "merge reads records of an older referee (no scores)"
@@ -285,6 +287,8 @@ grep -q '^   "\(Win\|Loss\|Draw\): [a-z_]*": [0-9]*$' "$T/oi.out" && ok "-outcom
     bad "-outcomeinterval: $(grep -A3 '^Player' "$T/oi.out" | head -8)"
 li --outcomeinterval 3 >"$T/oi2.out" 2>&1
 check "$(count '^Player: a$' "$T/oi2.out")" 2 "--outcomeinterval 3, 6 games: after games 3 and 6, not again at the end"
+li --outcomeinterval 4 --quiet >"$T/oi3.out" 2>&1
+check "$(count '^Player: a$' "$T/oi3.out")" 1 "--outcomeinterval with --quiet: the endings once, after the table"
 li --ratinginterval -1 >"$T/ri3.out" 2>&1 && bad "--ratinginterval -1 accepted" ||
     ok "--ratinginterval -1 refused"
 
