@@ -383,7 +383,16 @@ int ref_record_write_pgn(const struct ref_record *r, FILE *f)
         fprintf(f, "%s%s", col ? " " : "", m);
         col += k + (col ? 1 : 0);
     }
-    fprintf(f, "%s{%s} %s\n\n", col ? " " : "", r->reason, pgn_result(r));
+    {
+        /* the ending's reason and the result, on the line if it fits (PGN
+         * export lines stay within 79 characters) */
+        int k = (int)strlen(r->reason) + 3 + (int)strlen(pgn_result(r));
+        if (col && col + 1 + k > 79) {
+            fputc('\n', f);
+            col = 0;
+        }
+        fprintf(f, "%s{%s} %s\n\n", col ? " " : "", r->reason, pgn_result(r));
+    }
     return fflush(f) == 0 ? 0 : -1;
 }
 

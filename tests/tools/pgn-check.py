@@ -14,8 +14,9 @@ Every game must have:
   - the seven-tag roster first, in order: Event Site Date Round White Black
     Result; no tag twice; Date YYYY.MM.DD (any part may be ?s), Round
     digits (or ? or -), Result 1-0, 0-1, 1/2-1/2 or *;
-  - a blank line, movetext whose comments are closed {...} without a '{'
-    inside, and the game termination marker equal to the Result tag;
+  - a blank line, movetext in lines of at most 79 characters (export
+    format), whose comments are closed {...} without a '{' inside, and the
+    game termination marker equal to the Result tag;
   - a blank line after the movetext.
 --comments: every move's comment is cutechess-cli's
   ("+0.31/12 0.25s", "-M3/9 1.2s", "0.043s"); the last comment (the
@@ -142,6 +143,9 @@ def check_file(path, comments, show, problems):
         while i < len(lines) and lines[i] != '':
             if lines[i].startswith('['):
                 problems.append('%s: a tag line in the movetext' % where)
+            if len(lines[i]) > 79 and ' ' in lines[i]:
+                problems.append('%s: line %d: movetext longer than 79 characters' %
+                                (where, i + 1))
             body.append(lines[i])
             i += 1
         if not body:
