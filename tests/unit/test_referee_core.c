@@ -600,6 +600,68 @@ static void test_record_cut_file(void **state)
     unlink(path);
 }
 
+/* What --outcomeinterval and --ratinginterval print: each engine's
+ * endings sorted (Win/Loss/Draw: reason), and the closing line with
+ * cutechess's SPRT line. */
+static void test_table_intervals(void **state)
+{
+    struct ref_table t;
+    struct ref_record r;
+    struct ref_sprt sp;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    /* A-B: A wins by connection, B wins on time (A forfeits), a draw at
+     * maxplies, A wins by connection again */
+    static const struct {
+        int game, a_first, r1, r2;
+        const char *reason;
+    } g[] = {{1, 1, 1, 2, "connected"}, {2, 0, 1, 2, "time_forfeit"},
+             {3, 1, 1, 1, "maxplies"}, {4, 0, 2, 1, "connected"}};
+    (void)state;
+    ref_table_init(&t);
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        make_rec(&r, g[i].game, g[i].a_first ? "A" : "B", g[i].a_first ? "B" : "A",
+                 g[i].r1, g[i].r2);
+        strcpy(r.reason, g[i].reason);
+        assert_int_equal(ref_table_add(&t, &r), 0);
+        ref_record_free(&r);
+    }
+    f = open_memstream(&buf, &len);
+    ref_table_print_outcomes(&t, f);
+    fclose(f);
+    assert_string_equal(buf, "Player: A\n"
+                             "   \"Draw: maxplies\": 1\n"
+                             "   \"Loss: time_forfeit\": 1\n"
+                             "   \"Win: connected\": 2\n"
+                             "Player: B\n"
+                             "   \"Draw: maxplies\": 1\n"
+                             "   \"Loss: connected\": 2\n"
+                             "   \"Win: time_forfeit\": 1\n");
+    free(buf);
+    /* 2-1-1: mu 5/8, var (2(3/8)^2 + (1/8)^2 + (5/8)^2)/4 = 0.171875, sd
+     * 0.207289; mu + 1.96 sd = 1.031 > 1: Elo 88.7, margin nan; LOS (1 +
+     * erf(1/sqrt 6))/2.  Pairs 1-2 (A 1.5 of 2) and 3-4 (A 1.5): [0,0,0,2,0]. */
+    ref_sprt_default(&sp);
+    {
+        const int p[5] = {0, 0, 0, 2, 0};
+        double llr = ref_sprt_llr(&sp, p), hi = log(0.95 / 0.05);
+        char want[256];
+        assert_true(llr > 0 && llr < 0.1); /* two pairs decide nothing */
+        snprintf(want, sizeof want,
+                 "Elo difference: 88.7 +/- nan, LOS: 71.8 %%, DrawRatio: 25.0 %%\n"
+                 "SPRT: llr %.3g (%.1f%%), lbound -2.94, ubound 2.94\n",
+                 llr, 100 * llr / hi);
+        buf = NULL;
+        f = open_memstream(&buf, &len);
+        ref_table_print_rating(&t, &sp, f);
+        fclose(f);
+        assert_string_equal(buf, want);
+        free(buf);
+    }
+    ref_table_free(&t);
+}
+
 static void test_table_pairs(void **state)
 {
     struct ref_table t;
@@ -985,6 +1047,7 @@ int main(void)
         cmocka_unit_test(test_record_roundtrip),
         cmocka_unit_test(test_record_cut_file),
         cmocka_unit_test(test_table_pairs),
+        cmocka_unit_test(test_table_intervals),
         cmocka_unit_test(test_table_nseat),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_tournament_schedule),
