@@ -20,12 +20,17 @@
 #  - a fenced block whose first line is `$ COMMAND`, other than the bare
 #    `$ bin/medan-NAME` of a MEP session (tests/run-docs.sh replays those):
 #    a shell transcript; each `$ ` line is a command and the lines after it,
-#    up to the next `$ `, what it prints (`…` alone: any lines).
+#    up to the next `$ `, what it prints (`…` alone: any lines);
+#  - the .nf/.fi blocks of the EXAMPLES of docs/man/*.1, as shell lines,
+#    run with an installed copy (make install into a temporary DESTDIR)
+#    first in PATH, since they name the installed programs.
 # A block that cannot run here is exempted in the doc, by marker lines just
 # above its fence, each with its reason (printed when skipped):
 #    <!-- readme-test: skip REASON -->          the whole block
 #    <!-- readme-test: skip `PREFIX` REASON --> its commands that start with PREFIX
+# (in a manual page: `.\" readme-test: skip REASON` above the .nf).
 # An unknown marker, or one that exempts nothing, is an error.
+# `sh tests/run-readme.sh --list` prints what would run, from this checkout.
 #
 # Substitutions (the command still runs through the same recipe or binary;
 # the stage prints the command as run under the doc's):
@@ -49,10 +54,24 @@
 # forfeits and stalls are printed as notes (a busy machine may cause them).
 # Nothing here bounds wall-clock time; a command gets 15 minutes before it
 # is called hung.
+#
+# Before the docs, the stage checks itself on a small fixture repository
+# (--repo DIR runs on another checkout): a failing command, a wrong `→`
+# line, a wrong transcript, a file that is not committed, a skip marker,
+# the uncommitted changes and the clean-up between blocks must come out
+# as expected, or the stage fails.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+SELF=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+mode=run
+case ${1:-} in
+--list) mode=list ;;
+--repo) mode=repo; cd "${2:?--repo DIR}" || exit 1 ;;
+"") ;;
+*) echo "usage: sh tests/run-readme.sh [--list]" >&2; exit 2 ;;
+esac
+[ $mode = repo ] || cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
-if [ -n "${MEDAN_README_RUN:-}" ]; then
+if [ -n "${MEDAN_README_RUN:-}" ] && [ $mode != repo ]; then
     echo "readme: already inside a readme run (a doc runs make test or make readme" \
         "without a readme-test skip marker)" >&2
     exit 1
@@ -64,6 +83,9 @@ TIMEOUT=900
 T=$(mktemp -d "${TMPDIR:-/tmp}/readme-test.XXXXXX") || exit 1
 C=$T/medan
 D=$T/destdir
+I=$T/installed
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3   # not a slow version-manager shim
 pgids=""
 cleanup() {
     for g in $pgids; do kill -KILL "-$g" 2>/dev/null; done
@@ -80,7 +102,7 @@ trap 'exit 143' TERM
 # .run is the command as run, .want a transcript's stated output.
 extract() { # DIR
 mkdir -p "$T/cmd"
-files=$(cd "$1" && { ls README.md; find docs -name '*.md'; } | sort)
+files=$(cd "$1" && { ls README.md; find docs -name '*.md'; ls docs/man/*.[1-9]; } 2>/dev/null | sort)
 (cd "$1" && awk -v out="$T/cmd" -v dest="$D" '
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 # the index of a comment outside quotes (` #` or a leading #), 0 if none
@@ -155,6 +177,7 @@ function emit(doc, run, line, expect,   b, i, f) {
     print "block " nblock > f
     print "doc " doc > f
     print "kind " kind > f
+    if (man) print "path installed" > f
     for (i = 1; i <= nskip; i++)
         if (skip_pfx[i] == "" || index(doc, skip_pfx[i]) == 1) {
             print "skip " skip_why[i] > f
@@ -181,11 +204,12 @@ function end_markers(   i) {
         if (!skip_used[i]) die("readme-test marker exempts nothing: " skip_pfx[i] " " skip_why[i])
     nskip = 0
 }
-FNR == 1 { prefix = "/usr/local"; inb = 0; nskip = 0; pending = 0 }
-!inb && /^<!-- readme-test:/ {
-    m = $0
-    if (m !~ /^<!-- readme-test: skip .* -->$/) { die("unknown readme-test marker: " m); next }
-    sub(/^<!-- readme-test: skip /, "", m); sub(/ -->$/, "", m)
+# a marker line (markdown: <!-- readme-test: ... -->; roff: .\" readme-test: ...)
+function marker(m) {
+    sub(/^<!-- readme-test: /, "", m); sub(/ -->$/, "", m)
+    sub(/^\.\\" readme-test: /, "", m)
+    if (m !~ /^skip /) { die("unknown readme-test marker: " $0); return }
+    m = substr(m, 6)
     nskip++; skip_pfx[nskip] = ""; skip_used[nskip] = 0
     if (m ~ /^`[^`]+`/) {
         skip_pfx[nskip] = substr(m, 2, index(substr(m, 2), "`") - 1)
@@ -195,21 +219,61 @@ FNR == 1 { prefix = "/usr/local"; inb = 0; nskip = 0; pending = 0 }
     if (m == "") die("readme-test marker without a reason")
     skip_why[nskip] = m
     pending = 1
-    next
 }
-/^```/ {
-    if (!inb) {
-        inb = 1; nblock++; info = trim(substr($0, 4)); sub(/ .*/, "", info)
-        shell = (info == "sh" || info == "bash" || info == "shell")
-        first = 1; cont = ""; tr = 0; tr_cmd = ""
-        if (!pending) nskip = 0
-        pending = 0
-        next
-    }
+function open_block(sh) {
+    inb = 1; nblock++; shell = sh
+    first = 1; cont = ""; tr = 0; tr_cmd = ""
+    if (!pending) nskip = 0
+    pending = 0
+}
+function close_block() {
     inb = 0
     if (cont != "") die("a continued command at the end of the block")
     if (tr) flush_tr()
     end_markers()
+}
+# one line of a shell block
+function shell_line(line,   k, comment, cmd, expect, run) {
+    if (cont == "") { if (trim(line) == "" || trim(line) ~ /^#/) return; start = FNR }
+    if (line ~ /\\$/) { cont = cont substr(line, 1, length(line) - 1) " "; return }
+    cmd = cont line; cont = ""
+    expect = ""
+    k = comment_at(cmd)
+    if (k > 0) {
+        comment = substr(cmd, k + 1)
+        cmd = substr(cmd, 1, k - 1)
+        if (index(comment, "→ ") > 0) expect = trim(substr(comment, index(comment, "→ ") + length("→ ")))
+    }
+    cmd = trim(cmd); gsub(/[ \t]+/, " ", cmd)
+    run = subst(cmd)
+    emit(cmd, run, start, expect)
+}
+# roff to text, for the lines of a manual page example
+function unroff(s) {
+    gsub(/\\\(aq/, "'\''", s); gsub(/\\\(dq/, "\"", s)
+    gsub(/\\-/, "-", s); gsub(/\\&/, "", s); gsub(/\\e/, "\\", s)
+    return s
+}
+FNR == 1 { prefix = "/usr/local"; inb = 0; nskip = 0; pending = 0; ex = 0; man = (FILENAME ~ /\.[1-9]$/) }
+# manual pages: the .nf/.fi (or .EX/.EE) blocks of EXAMPLES, run against an
+# installed copy (the names are the installed programs)
+man {
+    if ($0 ~ /^\.SH /) { if (inb) close_block(); ex = ($0 ~ /^\.SH "?EXAMPLES?"?$/); next }
+    if (!ex) next
+    if (!inb && $0 ~ /^\.\\" readme-test:/) { marker($0); next }
+    if (!inb && $0 ~ /^\.(nf|EX)/) { open_block(1); next }
+    if (inb && $0 ~ /^\.(fi|EE)/) { close_block(); next }
+    if (inb && $0 !~ /^\./) shell_line(unroff($0))
+    next
+}
+!inb && /^<!-- readme-test:/ { marker($0); next }
+/^```/ {
+    if (!inb) {
+        info = trim(substr($0, 4)); sub(/ .*/, "", info)
+        open_block(info == "sh" || info == "bash" || info == "shell")
+        next
+    }
+    close_block()
     next
 }
 !inb && pending && !/^[ \t]*$/ { die("a readme-test marker must stand just above a fence"); pending = 0; nskip = 0 }
@@ -225,40 +289,84 @@ inb && !shell {
     } else tr_out = tr_out $0 "\n"
     next
 }
-inb && shell {
-    line = $0
-    if (cont == "") { if (trim(line) == "" || trim(line) ~ /^#/) next; start = FNR }
-    if (line ~ /\\$/) { cont = cont substr(line, 1, length(line) - 1) " "; next }
-    cmd = cont line; cont = ""
-    expect = ""
-    k = comment_at(cmd)
-    if (k > 0) {
-        comment = substr(cmd, k + 1)
-        cmd = substr(cmd, 1, k - 1)
-        if (index(comment, "→ ") > 0) expect = trim(substr(comment, index(comment, "→ ") + length("→ ")))
-    }
-    cmd = trim(cmd); gsub(/[ \t]+/, " ", cmd)
-    run = subst(cmd)
-    emit(cmd, run, start, expect)
-}
+inb && shell { shell_line($0) }
 END { exit bad }
 ' $files) || { echo "readme: the docs markers are wrong (above)"; exit 1; }
 }
 
 
 # --list: what would run, from this checkout's docs (no clone, no build).
-if [ "${1:-}" = "--list" ]; then
+if [ $mode = list ]; then
     extract "$ROOT"
     for m in "$T"/cmd/*.meta; do
         [ -f "$m" ] || continue
         sed -n 's/^where //p' "$m" | tr '\n' ' '
         sed -n 's/^doc //p' "$m"
         r=$(cat "${m%.meta}.run")
-        [ "$r" = "$(sed -n 's/^doc //p' "$m")" ] || echo "    as: $r"
+        [ "$r" = "$(sed -n 's/^doc //p' "$m")" ] || grep -q '^skip ' "$m" || printf '    as: %s\n' "$r"
         sed -n 's/^skip /    skip: /p; s/^expect /    expect: /p' "$m"
     done
     exit 0
 fi
+
+# --- the self-test -------------------------------------------------------------------------------
+selftest() {
+    F=$T/fixture
+    mkdir -p "$F/docs" || return 1
+    printf 'all:\n\t@echo built\n' >"$F/Makefile"
+    echo old >"$F/data.txt"
+    cat >"$F/README.md" <<'FIXTURE'
+```sh
+true
+echo hello              # prose, then → hello
+cat data.txt            # → new
+```
+<!-- readme-test: skip `false` it fails on purpose -->
+```sh
+false
+echo x >leftover.txt
+```
+```sh
+test ! -e leftover.txt
+```
+```
+$ printf 'a\nb\nc\n'
+a
+…
+c
+```
+FIXTURE
+    cat >"$F/docs/x.md" <<'FIXTURE'
+```sh
+false
+echo hi                 # → bye
+cat untracked.txt
+sh -c 'exit 3'
+```
+```
+$ echo one
+two
+```
+FIXTURE
+    (cd "$F" && git init -q && git add -A &&
+        git -c user.name=t -c user.email=t@localhost commit -q -m fixture) ||
+        { echo "readme: self-test: cannot make the fixture repository" >&2; return 1; }
+    echo new >"$F/data.txt"
+    echo untracked >"$F/untracked.txt"
+    env -u MEDAN_README_RUN sh "$SELF" --repo "$F" >"$T/selftest.out" 2>&1
+    rc=$?
+    got=$(awk '/^run  / { w = $2 } /^  FAIL:/ && w != last { printf "%s", w; last = w }' "$T/selftest.out")
+    want="docs/x.md:2:docs/x.md:3:docs/x.md:4:docs/x.md:5:docs/x.md:8:"
+    if [ $rc = 0 ] || [ "$got" != "$want" ] ||
+        ! grep -q '^readme: 11 commands run, 5 failed, 1 skipped' "$T/selftest.out" ||
+        ! grep -q '^readme: applied the uncommitted changes to 1 tracked' "$T/selftest.out"; then
+        echo "readme: self-test on a fixture: exit status $rc, failures at '$got' (want '$want'):"
+        sed 's/^/  | /' "$T/selftest.out"
+        return 1
+    fi
+    echo "readme: self-test: the 5 bad commands of a fixture's 11 are caught"
+}
+[ $mode = run ] && { selftest || exit 1; }
 
 # --- the clone -----------------------------------------------------------------------------------
 head=$(git rev-parse HEAD) || { echo "readme: not a git checkout" >&2; exit 1; }
@@ -300,7 +408,7 @@ extract "$C"
 
 # --- running ---------------------------------------------------------------------------------------
 failn=0 ran=0 skipped=0
-fail() { echo "  FAIL: $*"; failn=$((failn + 1)); }
+fail() { printf '  FAIL: %s\n' "$*"; failn=$((failn + 1)); }
 meta() { sed -n "s/^$1 //p" "$2" | head -1; }
 
 # glob_line PATTERN LINE: does LINE match PATTERN (… or ... = any text)?
@@ -387,7 +495,7 @@ check_match() { # LOG
     return 0
 }
 # serve RUN LOG EXPECT: start a server, fetch the address it prints, stop it.
-title=$(sed -n 's|.*<title>\(.*\)</title>.*|\1|p' "$C/gui-adapters/web/www/index.html" | head -1)
+title=$(sed -n 's|.*<title>\(.*\)</title>.*|\1|p' "$C/gui-adapters/web/www/index.html" 2>/dev/null | head -1)
 # launch RUN LOG: start RUN at the top of the clone in a session of its own
 # (under timeout), in the background; sets spid and g, its process group.
 launch() {
@@ -427,7 +535,7 @@ serve() {
     done
     if [ -z "$url" ]; then
         fail "it printed no 'serving http://...' line"
-    elif ! python3 - "$url" "$title" >"$T/fetch.out" 2>&1 <<'EOF'
+    elif ! $PY - "$url" "$title" >"$T/fetch.out" 2>&1 <<'EOF'
 import sys, urllib.request
 url, title = sys.argv[1], sys.argv[2]
 with urllib.request.urlopen(url, timeout=120) as r:
@@ -452,23 +560,32 @@ for m in "$T"/cmd/*.meta; do
     b=${m%.meta}
     where=$(meta where "$m") doc=$(meta doc "$m") kind=$(grep '^kind ' "$m" | tail -1 | cut -c6-)
     skip=$(meta skip "$m") expect=$(meta expect "$m") block=$(meta block "$m")
-    run=$(cat "$b.run")
+    run=$(cat "$b.run") path=$(meta path "$m")
     if [ "$block" != "$prev_block" ]; then
         # a new block starts as a fresh checkout would (build outputs stay)
         git -C "$C" clean -fdq >/dev/null 2>&1
         prev_block=$block
     fi
     if [ -n "$skip" ]; then
-        echo "skip $where: $doc"
-        echo "  ($skip)"
+        printf 'skip %s: %s\n' "$where" "$doc"
+        printf '  why: %s\n' "$skip"
         skipped=$((skipped + 1))
         continue
     fi
-    echo "run  $where: $doc"
-    [ "$run" = "$doc" ] || echo "  as: $run"
+    printf 'run  %s: %s\n' "$where" "$doc"
+    [ "$run" = "$doc" ] || printf '  as: %s\n' "$run"
     ran=$((ran + 1))
     f0=$failn t1=$(date +%s)
     log=$T/out.$(basename "$b")
+    if [ "$path" = installed ]; then
+        # a manual page's example: the installed programs, as its reader has them
+        if [ ! -d "$I" ]; then
+            (cd "$C" && run_env make -s install DESTDIR="$I" PREFIX=/usr/local) >"$T/inst.log" 2>&1 ||
+                { cat "$T/inst.log"; fail "make install for the manual pages' examples failed"; }
+        fi
+        echo "  with $I/usr/local/bin first in PATH"
+        run="PATH=\"$I/usr/local/bin:\$PATH\"; export PATH; $run"
+    fi
     case $kind in
     server)
         serve "$run" "$log" "$expect"
@@ -483,7 +600,7 @@ for m in "$T"/cmd/*.meta; do
         if [ $rc = 0 ]; then
             case $kind in
             install)
-                pfx=$(echo "$run" | sed -n 's/.* PREFIX=\([^ ]*\).*/\1/p')
+                pfx=$(printf '%s\n' "$run" | sed -n 's/.* PREFIX=\([^ ]*\).*/\1/p')
                 check_install "${pfx:-/usr/local}"
                 ;;
             uninstall)
@@ -491,7 +608,7 @@ for m in "$T"/cmd/*.meta; do
                 [ -z "$left" ] || fail "make uninstall left: $left"
                 rm -rf "$D"
                 ;;
-            man) { [ -s "$log" ] && ! grep -qi 'warning' "$log"; } || fail "man: $(head -3 "$log")" ;;
+            man) r=$(render "${run##* }") || fail "$r" ;;
             transcript)
                 miss=$(transcript "$b.want" "$log") || fail "the doc says '$miss'"
                 ;;
