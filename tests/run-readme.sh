@@ -2,7 +2,7 @@
 # run-readme.sh - the `readme` stage of `make test` (also `make readme`):
 # every command README.md and docs/**/*.md offer to type, run as a new user
 # would, in a clean clone of this checkout.  It fails when any of them fails.
-#   usage: sh tests/run-readme.sh
+#   usage: sh tests/run-readme.sh [--list]
 #
 # The clone: `git clone` of this checkout's HEAD into a temporary directory,
 # so a file that is not committed is missed as it would be for a user;
@@ -554,7 +554,7 @@ EOF
     [ -z "$3" ] || any_line "$3" "$2" || fail "no line '$3' in its output"
 }
 
-prev_block="" prev_where=""
+prev_block=""
 for m in "$T"/cmd/*.meta; do
     [ -f "$m" ] || continue
     b=${m%.meta}
