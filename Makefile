@@ -3,11 +3,14 @@
 #   make              build bin/medan-*
 #   make test         every test stage: the architecture map, the plain
 #                     build's tests, the same under ASan/UBSan, the clang
-#                     build; each stage runs even when another failed, and
-#                     the run ends with one line per stage and
+#                     build, and `readme` (every command README.md and docs/
+#                     offer to type, run in a clean clone; tests/run-readme.sh,
+#                     also `make readme`); each stage runs even when another
+#                     failed, and the run ends with one line per stage and
 #                     `N passed, N failed` (N counts stages; tests/run-stages.sh)
 #   make test SAN=1   only the sanitizer stages
-#   make bench        perft and search benchmarks (slow, not part of test)
+#   make bench        perft and search benchmarks (slow, not part of test);
+#                     BENCH=quick: the same script at small depths, one run
 #   make match        a short engine-vs-engine match (the README main job)
 #   make install PREFIX=/usr/local [DESTDIR=...]   programs, man pages, docs
 #   make deps         check the build's Debian packages again (tests/deps.sh)
@@ -179,8 +182,10 @@ cli: $(PROGRAMS) $(TEST_DEPS)
 	@MAKE="$(MAKE)" SAN=$(SAN) sh tests/run-cli.sh $(BUILD) $(BIN)
 
 # ---- benchmarks, match, install -------------------------------------------
+# BENCH=quick: small depths, one run each (seconds; the readme stage runs it).
+BENCH ?= full
 bench: all
-	@sh tests/bench.sh $(BIN)
+	@sh tests/bench.sh $(BIN) $(BENCH)
 
 # The README's main job: a short engine-vs-engine match on a default setup
 # (the LOA engine against its greedy baseline through the referee; the

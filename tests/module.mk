@@ -6,3 +6,10 @@
 limits: $(PROGRAMS) $(TEST_DEPS)
 	@sh tests/run-limits.sh $(BUILD) $(BIN)
 TEST_STAGES += limits
+
+# `make readme`: every command README.md and docs/ offer to type, run in a
+# clean clone of this checkout (tests/run-readme.sh).  Part of `make test`
+# once (tests/run-stages.sh), not once per pass: no TEST_STAGES entry.
+.PHONY: readme
+readme:
+	@MAKE="$(MAKE)" sh tests/run-readme.sh
