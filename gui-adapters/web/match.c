@@ -786,7 +786,7 @@ int web_results_read(const char *name, long since, json_t **out, char *err,
         char *nl = memchr(p, '\n', (size_t)(end - p));
         struct ref_record r;
         *nl = '\0';
-        if (strspn(p, " \t\r") == strlen(p)) {
+        if (strlen(p) == (size_t)(nl - p) && strspn(p, " \t\r") == strlen(p)) {
             p = nl + 1;
             continue;
         }
