@@ -7,7 +7,10 @@ Starts bin/medan-web on a free port and plays every game through the page:
 clicks moves, waits for the engine's reply, has an illegal click refused,
 finishes a game and reads its result, reloads and resumes, checks that a
 Battalion seat's page and its network payloads hold no other seat's hidden
-card, analyses, watches a match; and over plain HTTP the server's refusals
+card, analyses, watches a match played by the referee's library (the same
+games as medan-referee from the shell, refused settings, stop), follows a
+results file while it grows (a half-written line, hostile lines, a shell
+referee writing it; refused names); and over plain HTTP the server's refusals
 (bad JSON, illegal move, too big a body, a foreign page), an engine killed
 mid-search (reported and restarted), tabs that go away (their engines
 reaped).  Screenshots go to OUTDIR; the benchmark figures (page load, move
