@@ -730,25 +730,117 @@ int web_results_list(json_t **out, char *err, size_t n)
     return 200;
 }
 
+/* Followed files: what was read of each, so that a poll reads only the
+ * lines added since (a file of thousands of games is polled every second).
+ * A file replaced or cut shorter is read again from its start. */
+#define FOLLOW_CACHE 8
+struct follow {
+    char name[200];
+    dev_t dev;
+    ino_t ino;
+    off_t done;                  /* bytes read: whole lines only */
+    struct ref_table t;
+    json_t *rows;                /* every game read (at most ROWS_KEPT) */
+    int count, bad;
+    int64_t used;                /* last use, for the eviction */
+    uint64_t epoch;              /* changes when the file is read anew */
+};
+#define ROWS_KEPT 200000
+static struct follow g_follow[FOLLOW_CACHE];
+static pthread_mutex_t g_follow_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void follow_reset(struct follow *f, const char *name, const struct stat *sb)
+{
+    static uint64_t epochs;
+    if (f->rows)
+        ref_table_free(&f->t);
+    json_decref(f->rows);
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->dev = sb->st_dev;
+    f->ino = sb->st_ino;
+    f->epoch = ++epochs;
+    ref_table_init(&f->t);
+    f->rows = json_array();
+}
+
+/* The cache entry of a file (under g_follow_mu). */
+static struct follow *follow_of(const char *name, const struct stat *sb)
+{
+    struct follow *f = NULL, *old = &g_follow[0];
+    for (int i = 0; i < FOLLOW_CACHE; i++) {
+        if (g_follow[i].rows && strcmp(g_follow[i].name, name) == 0) {
+            f = &g_follow[i];
+            break;
+        }
+        if (g_follow[i].used < old->used)
+            old = &g_follow[i];
+    }
+    if (!f || f->dev != sb->st_dev || f->ino != sb->st_ino || sb->st_size < f->done)
+        follow_reset(f = f ? f : old, name, sb);
+    f->used = now_us();
+    return f;
+}
+
+/* Read the lines of fd from f->done up to the last whole one. */
+static void follow_read(struct follow *f, int fd, off_t size)
+{
+    size_t len = 0, want;
+    ssize_t got;
+    char *buf, *p, *end, e[256];
+    if (size <= f->done)
+        return;
+    want = (size_t)(size - f->done);
+    buf = xmalloc(want + 1);
+    /* Up to the size seen: a referee may be writing more right now. */
+    while (len < want && (got = pread(fd, buf + len, want - len, f->done + (off_t)len)) > 0)
+        len += (size_t)got;
+    buf[len] = '\0';
+    end = buf + len;
+    while (end > buf && end[-1] != '\n')
+        end--;
+    for (p = buf; p < end;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        struct ref_record r;
+        *nl = '\0';
+        if (strlen(p) == (size_t)(nl - p) && strspn(p, " \t\r") == strlen(p)) {
+            p = nl + 1;
+            continue;
+        }
+        if (strlen(p) != (size_t)(nl - p) ||
+            ref_record_parse_json(&r, p, e, sizeof e) < 0) {
+            f->bad++;
+            p = nl + 1;
+            continue;
+        }
+        if (ref_table_add(&f->t, &r) < 0)
+            f->bad++;
+        else {
+            if (json_array_size(f->rows) < ROWS_KEPT)
+                json_array_append_new(f->rows, row_json(&r));
+            f->count++;
+        }
+        ref_record_free(&r);
+        p = nl + 1;
+    }
+    f->done += end - buf;
+    free(buf);
+}
+
 int web_results_read(const char *name, long since, json_t **out, char *err,
                      size_t n)
 {
-    struct ref_table t;
     struct stat sb;
-    char *buf, *p, *end, e[256];
-    int fd, dfd, bad = 0, count = 0;
-    ssize_t got;
-    size_t len = 0;
-    json_t *rows = json_array(), *o;
+    struct follow *f;
+    int fd, dfd;
+    json_t *rows, *o;
 
     *out = NULL;
     if (!*web_cfg.results_dir) {
-        json_decref(rows);
         snprintf(err, n, "no results directory (start medan-web with --results-dir DIR)");
         return 404;
     }
     if (!name_ok(name)) {
-        json_decref(rows);
         snprintf(err, n, "a results file is named by letters, digits, . _ - and ends "
                          "in .jsonl (a file of the results directory)");
         return 400;
@@ -760,63 +852,34 @@ int web_results_read(const char *name, long since, json_t **out, char *err,
     if (fd < 0 || fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
         if (fd >= 0)
             close(fd);
-        json_decref(rows);
         snprintf(err, n, "no results file %s", name);
         return 404;
     }
     if (sb.st_size > RESULTS_MAX) {
         close(fd);
-        json_decref(rows);
         snprintf(err, n, "%s is larger than %ld MiB", name, RESULTS_MAX >> 20);
         return 413;
     }
-    buf = xmalloc((size_t)sb.st_size + 1);
-    /* Up to the size seen: a referee may be writing more right now. */
-    while (len < (size_t)sb.st_size &&
-           (got = read(fd, buf + len, (size_t)sb.st_size - len)) > 0)
-        len += (size_t)got;
+    pthread_mutex_lock(&g_follow_mu);
+    f = follow_of(name, &sb);
+    follow_read(f, fd, sb.st_size);
     close(fd);
-    buf[len] = '\0';
-    /* Only whole lines: the one being written is left for the next read. */
-    end = buf + len;
-    while (end > buf && end[-1] != '\n')
-        end--;
-    ref_table_init(&t);
-    for (p = buf; p < end;) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        struct ref_record r;
-        *nl = '\0';
-        if (strlen(p) == (size_t)(nl - p) && strspn(p, " \t\r") == strlen(p)) {
-            p = nl + 1;
-            continue;
-        }
-        if (strlen(p) != (size_t)(nl - p) ||
-            ref_record_parse_json(&r, p, e, sizeof e) < 0) {
-            bad++;
-            p = nl + 1;
-            continue;
-        }
-        if (ref_table_add(&t, &r) < 0)
-            bad++;
-        else {
-            if (count >= since && json_array_size(rows) < RESULTS_ROWS)
-                json_array_append_new(rows, row_json(&r));
-            count++;
-        }
-        ref_record_free(&r);
-        p = nl + 1;
-    }
+    rows = json_array();
+    for (size_t i = since < 0 ? 0 : (size_t)since;
+         i < json_array_size(f->rows) && json_array_size(rows) < RESULTS_ROWS; i++)
+        json_array_append_new(rows, json_deep_copy(json_array_get(f->rows, i)));
     o = json_object();
     json_object_set_new(o, "name", json_string(name));
-    json_object_set_new(o, "size", json_integer((json_int_t)len));
-    json_object_set_new(o, "partial_bytes", json_integer((json_int_t)(buf + len - end)));
-    json_object_set_new(o, "bad_lines", json_integer(bad));
+    json_object_set_new(o, "size", json_integer((json_int_t)sb.st_size));
+    json_object_set_new(o, "partial_bytes", json_integer((json_int_t)(sb.st_size - f->done)));
+    json_object_set_new(o, "bad_lines", json_integer(f->bad));
     json_object_set_new(o, "since", json_integer(since));
-    json_object_set_new(o, "game_name", jtext(t.game_name));
-    json_object_set_new(o, "table", table_json(&t, NULL));
+    /* A new epoch: the file was cut or replaced, its games start again. */
+    json_object_set_new(o, "epoch", json_integer((json_int_t)f->epoch));
+    json_object_set_new(o, "game_name", jtext(f->t.game_name));
+    json_object_set_new(o, "table", table_json(&f->t, NULL));
     json_object_set_new(o, "rows", rows);
-    ref_table_free(&t);
-    free(buf);
+    pthread_mutex_unlock(&g_follow_mu);
     *out = o;
     return 200;
 }

@@ -581,6 +581,20 @@ check(games_seen() == 4 and '2 lines refused' in text('results-note') and
       '<img src=x' in text('results-table') and not d.execute_script('return window.pwned'),
       'follow: broken lines refused, names shown as text (%r)' % text('results-note'))
 shot('web-match-follow.png')
+# The server reads only what was added since the last poll; a file cut
+# shorter or replaced is read again from its start.
+with open(live, 'w') as f:
+    f.write(lines[0])
+wait(lambda: games_seen() == 1, 'the cut file read again')
+check(games_seen() == 1 and 'refused' not in text('results-note') and
+      len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 2,
+      'follow: a file cut shorter is read again (%r)' % text('results-note'))
+with open(live + '.new', 'w') as f:
+    f.write(lines[0] + lines[1] + 'not json at all\n')
+os.rename(live + '.new', live)
+wait(lambda: games_seen() == 2, 'the replaced file read')
+check(games_seen() == 2 and '1 line refused' in text('results-note'),
+      'follow: a file replaced by another is read anew (%r)' % text('results-note'))
 
 # A shell referee writing a file while the page follows it (an empty file
 # first: the page follows it before the first game; the referee takes an

@@ -175,6 +175,13 @@ async function matchFollowStep(f) {
   try {
     const r = await api('results/' + encodeURIComponent(f.name) + '?since=' + f.rows.length);
     if (MATCH.follow !== f) return;
+    if (f.epoch !== undefined && r.epoch !== f.epoch) {
+      // the file was cut or replaced: its games again from the first
+      f.rows = [];
+      f.epoch = r.epoch;
+      return matchFollowStep(f);
+    }
+    f.epoch = r.epoch;
     f.rows.push(...r.rows);
     matchTable(r.table, f.rows.slice(-200));
     $('results-note').textContent = `Following ${r.name}: ${r.table.games} game${r.table.games === 1 ? '' : 's'}` +
