@@ -94,6 +94,18 @@ static int distance(const char *a, const char *b)
     return d[la][lb];
 }
 
+/* ref_cli_errors_to: this thread's parse errors into a buffer. */
+static _Thread_local char *err_to;
+static _Thread_local size_t err_to_n;
+
+void ref_cli_errors_to(char *buf, size_t n)
+{
+    err_to = buf;
+    err_to_n = n;
+    if (buf && n)
+        buf[0] = '\0';
+}
+
 /* An unknown argument: name it, and the flag it most likely meant. */
 static int unknown_flag(const char *a)
 {
@@ -109,6 +121,14 @@ static int unknown_flag(const char *a)
             best = flags[i];
         }
     }
+    if (err_to) {
+        snprintf(err_to, err_to_n, "unknown argument %s%s%s%s", a,
+                 best && bd <= 3 && bd < (int)strlen(best) / 2 ? "; did you mean "
+                                                               : "",
+                 best && bd <= 3 && bd < (int)strlen(best) / 2 ? best : "",
+                 best && bd <= 3 && bd < (int)strlen(best) / 2 ? "?" : "");
+        return -1;
+    }
     fprintf(stderr, "medan-referee: unknown argument %s", a);
     if (best && bd <= 3 && bd < (int)strlen(best) / 2)
         fprintf(stderr, "; did you mean %s?", best);
@@ -120,6 +140,12 @@ static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad(const char *fmt, ...)
 {
     va_list ap;
+    if (err_to) {
+        va_start(ap, fmt);
+        vsnprintf(err_to, err_to_n, fmt, ap);
+        va_end(ap);
+        return -1;
+    }
     fprintf(stderr, "medan-referee: ");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

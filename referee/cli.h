@@ -8,6 +8,10 @@
  * printed).  Also used by `check` for --game / --engine. */
 int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                   char **resume_path);
+/* Send this thread's ref_cli_parse errors into buf (one message, without
+ * the usage hint) instead of stderr; NULL: stderr again.  For a program
+ * that builds a match from its own settings (medan-web). */
+void ref_cli_errors_to(char *buf, size_t n);
 /* strict_latency: a latency figure over its bound fails (else: SLOW). */
 int ref_check_main(struct ref_match *m, int strict_latency);
 void ref_cli_help(void);

@@ -318,7 +318,8 @@ static void utc_now(char *b, size_t n)
     strftime(b, n, "%Y.%m.%d %H:%M:%S", &tm);
 }
 
-static void play_game(struct worker *w, int game, struct ref_record *rec)
+/* Plays game `game` into rec; 1 when ref_match_cancel dropped it. */
+static int play_game(struct worker *w, int game, struct ref_record *rec)
 {
     struct ref_match *m = w->m;
     const struct game *g = m->g;
@@ -336,6 +337,7 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
     struct ref_adj_state adjst;
     int adj = REF_ADJ_NONE, loser = -1;
     char adj_why[160] = "";
+    int cancelled = 0;
 
     ref_adj_start(&adjst);
     ref_schedule(m, game, seat_eng);
@@ -390,6 +392,8 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         say(m, ")\n");
     }
     pthread_mutex_unlock(&m->mu);
+    if (m->obs && m->obs->game_start)
+        m->obs->game_start(m->obs->ctx, rec, st);
 
     bad = seat_instances(w, seat_eng, slot_of, err, sizeof err);
     if (bad) {
@@ -440,6 +444,10 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         int64_t allow, elapsed, t_send;
         gmove mv;
 
+        if (atomic_load(&m->cancel)) {
+            cancelled = 1;
+            break;
+        }
         g->result(st, hist, nhist, &res);
         if (res.over) {
             snprintf(rec->reason, sizeof rec->reason, "%s",
@@ -570,6 +578,8 @@ static void play_game(struct worker *w, int game, struct ref_record *rec)
         }
         hist[nhist++] = g->hash(st);
         g->play(st, mv);
+        if (m->obs && m->obs->move)
+            m->obs->move(m->obs->ctx, rec, st);
         if (!m->hidden)
             sb_add(&pos, " %s", move);
         if (m->nseats == 2)
@@ -583,6 +593,7 @@ done:
     free(hist);
     free(pos.s);
     free(line);
+    return cancelled;
 }
 
 /* ---- the collector --------------------------------------------------------- */
@@ -646,14 +657,23 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
         ref_table_print_rating(&m->table, m->sprt_on ? &m->sprt : NULL, m->out);
     if (!m->quiet && m->outcome_interval && m->table.nsum % m->outcome_interval == 0)
         ref_table_print_outcomes(&m->table, m->out);
+    if (m->obs && m->obs->game_end)
+        m->obs->game_end(m->obs->ctx, m, rec);
     pthread_mutex_unlock(&m->mu);
+}
+
+/* Lock-free: the caller may hold its own locks that the observer's
+ * calls (made under mu) take. */
+void ref_match_cancel(struct ref_match *m)
+{
+    atomic_store(&m->cancel, 1);
 }
 
 static int next_game(struct ref_match *m)
 {
     int g = 0;
     pthread_mutex_lock(&m->mu);
-    while (!m->stop && m->next <= m->games) {
+    while (!m->stop && !atomic_load(&m->cancel) && m->next <= m->games) {
         int k = m->next++;
         if (!m->done[k] && ref_in_shard(m, k)) {
             g = k;
@@ -671,8 +691,9 @@ static void *worker_main(void *arg)
     int game;
     while ((game = next_game(m)) != 0) {
         struct ref_record rec;
+        int dropped;
         ref_record_init(&rec);
-        play_game(w, game, &rec);
+        dropped = play_game(w, game, &rec);
         /* Hidden information: an engine process that played a seat of a
          * deal must not play another rotation of it, so every game of a
          * hidden-information game gets fresh processes; so does every
@@ -680,7 +701,8 @@ static void *worker_main(void *arg)
         for (int j = 0; j < m->nseats; j++)
             if (w->inst[j].alive && (m->hidden || m->restart[w->inst_eng[j]]))
                 ctl_client_quit(&w->inst[j]); /* or restart=on */
-        finish_game(m, &rec);
+        if (!dropped)
+            finish_game(m, &rec);
         ref_record_free(&rec);
     }
     for (int j = 0; j < m->nseats; j++)
@@ -786,6 +808,8 @@ int ref_match_run(struct ref_match *m)
     }
     free(w);
     free(th);
+    if (atomic_load(&m->cancel))
+        stop_match(m, "cancelled"); /* the workers are done: no lock */
     return m->stop && strncmp(m->stop_why, "SPRT", 4) != 0 ? 2 : 0;
 }
 

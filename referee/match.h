@@ -4,6 +4,7 @@
 #define REF_MATCH_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,6 +15,23 @@
 #include "schedule.h"
 #include "table.h"
 #include "tc.h"
+
+/* A program that runs a match through this library and shows it as it goes
+ * (medan-web) watches it through these calls; the command line leaves
+ * ref_match.obs NULL.  They are called from the worker threads. */
+struct ref_observer {
+    void *ctx;
+    /* A game starts: rec holds its number, seats and opening; st is the
+     * position after the opening (the game's state). */
+    void (*game_start)(void *ctx, const struct ref_record *rec,
+                       const void *st);
+    /* A move was played: rec's last move; st is the position after it. */
+    void (*move)(void *ctx, const struct ref_record *rec, const void *st);
+    /* A game was counted (results file written, table updated); called
+     * under m->mu, so m->table and m->stop are current. */
+    void (*game_end)(void *ctx, const struct ref_match *m,
+                     const struct ref_record *rec);
+};
 
 struct ref_match {
     /* --- set up by the command line -------------------------------- */
@@ -73,6 +91,10 @@ struct ref_match {
     int64_t own_us, own_moves; /* referee time between engine waits */
     int64_t starts, start_us;  /* engine processes started, their time */
     int finished;              /* the final table is being printed */
+    /* --- for a program that embeds the referee ---------------------- */
+    const struct ref_observer *obs; /* NULL: nobody watches */
+    atomic_int cancel;         /* ref_match_cancel: the game under way is
+                                  dropped (not recorded), none starts */
 };
 
 enum {
@@ -107,6 +129,11 @@ int ref_key_parse(const char *s, uint8_t key[16]);
 void ref_match_free(struct ref_match *m);
 /* Play the match (threads); returns 0, or 2 when it stopped on an error. */
 int ref_match_run(struct ref_match *m);
+/* Stop a running match from another thread (lock-free: safe under the
+ * caller's own locks): no game starts any more and the games under way end
+ * after their current move, unrecorded; ref_match_run then returns 2 with
+ * stop_why "cancelled" (unless the match had stopped already). */
+void ref_match_cancel(struct ref_match *m);
 /* Load an existing results file into the table (for --resume); truncates a
  * damaged last line.  0 or -1 with err. */
 int ref_match_resume(struct ref_match *m, const char *path, char *err,

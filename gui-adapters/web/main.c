@@ -23,6 +23,7 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "web.h"
+#include "match.h"
 
 #define FILE_MAX (4 * 1024 * 1024)
 
@@ -39,6 +40,9 @@ static const char usage[] =
     "  --idle SECONDS       close a game whose page has been gone this long (default 120)\n"
     "  --max-sessions N     games open at once (default 16; at most 64)\n"
     "  --max-movetime MS    the longest time per move a page may ask for (default 60000)\n"
+    "  --results-dir DIR    the match view's results files: its matches write\n"
+    "                       DIR/web-*.jsonl, and the page may open and follow any\n"
+    "                       *.jsonl file of DIR (a running medan-referee's --results)\n"
     "  --help, --version\n";
 
 /* ---- one request ----------------------------------------------------- */
@@ -275,6 +279,22 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
         return send_json(c, 200, info_json());
     if (strcmp(url, "/api/status") == 0 && !post)
         return send_json(c, 200, sess_status());
+    if ((strcmp(url, "/api/results") == 0 || strncmp(url, "/api/results/", 13) == 0) &&
+        !post) {
+        /* Results files of --results-dir only, by plain name (match.c). */
+        json_t *o = NULL;
+        int code;
+        if (url[12] == '\0')
+            code = web_results_list(&o, err, sizeof err);
+        else {
+            const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+            int64_t since = 0;
+            if (q && parse_i64(q, 0, 100000000, &since) < 0)
+                return send_error(c, 400, "'since' takes a number of games");
+            code = web_results_read(url + 13, (long)since, &o, err, sizeof err);
+        }
+        return code == 200 ? send_json(c, 200, o) : send_error(c, (unsigned)code, err);
+    }
     if (post) {
         if (foreign_origin(c))
             return send_error(c, 403, "requests from another site's page are refused");
@@ -574,6 +594,14 @@ int main(int argc, char **argv)
             i += 2;
         } else if (strcmp(a, "--max-movetime") == 0) {
             web_cfg.max_movetime = (int)num_arg(argc, argv, i, 10, 3600000);
+            i += 2;
+        } else if (strcmp(a, "--results-dir") == 0) {
+            struct stat sb;
+            if (i + 1 >= argc || strlen(argv[i + 1]) >= sizeof web_cfg.results_dir - 300)
+                fail("--results-dir takes a directory");
+            if (stat(argv[i + 1], &sb) < 0 || !S_ISDIR(sb.st_mode))
+                fail("--results-dir %s: not a directory", argv[i + 1]);
+            snprintf(web_cfg.results_dir, sizeof web_cfg.results_dir, "%s", argv[i + 1]);
             i += 2;
         } else if (strcmp(a, "--engine") == 0) {
             i = parse_engine(argc, argv, i + 1);

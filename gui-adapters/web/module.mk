@@ -6,10 +6,13 @@ WEB_OBJ := $(WEB_SRC:%.c=$(BUILD)/%.o)
 
 # Engines through control/'s libcontrol.a, the MEP controller every program
 # that runs engines shares.
-$(BIN)/medan-web: $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(ENGINES)
+# Matches through the referee's library (referee/module.mk builds it; named
+# here because this file is read first): one match loop.
+WEB_REF_LIB := $(BUILD)/libreferee.a
+$(BIN)/medan-web: $(WEB_OBJ) $(WEB_REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) | $(ENGINES)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WEB_OBJ) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lmicrohttpd -ljansson
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(WEB_OBJ) $(WEB_REF_LIB) $(CTL_LIB) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lmicrohttpd -ljansson
 
 PROGRAMS += $(BIN)/medan-web
 

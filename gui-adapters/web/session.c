@@ -1,6 +1,7 @@
 /* session.c - medan-web's sessions: one game per tab, its rules through
  * `struct game`, its engines driven by one worker thread (see web.h). */
 #include "web.h"
+#include "match.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -46,13 +47,6 @@ struct seat {
     int64_t used_ms, last_ms;
 };
 
-struct match_game {
-    int a_seat;              /* the seat engine A held */
-    char result[64];
-    double a_score;          /* 1 0.5 0, or -1 for N seats */
-    int plies;
-};
-
 struct sess {
     char id[40];
     pthread_mutex_t mu;
@@ -80,12 +74,10 @@ struct sess {
     struct pvline pv[MAX_PV];
     int pv_seat;
     int analysing, multipv;
-    /* match */
-    int games, played, a_cfg, b_cfg, swap;
+    /* match: played by the referee's library (match.c) */
+    struct web_match *wm;
+    int a_cfg, b_cfg, match_game;
     char a_strategy[32], b_strategy[32];
-    struct match_game *mg;
-    uint64_t recorded_gen;
-    int64_t next_game_at;
     uint64_t seed;           /* Battalion deal seed: never sent to the page */
     int seed_given;
     int64_t last_seen;
@@ -272,6 +264,7 @@ static void new_game(struct sess *s)
 
 static void sess_free(struct sess *s)
 {
+    web_match_free(s->wm);      /* before the lock its calls take goes */
     for (int i = 0; i <= GAME_MAX_SEATS; i++)
         web_eng_free(s->seat[i].e);
     pthread_mutex_destroy(&s->mu);
@@ -283,7 +276,6 @@ static void sess_free(struct sess *s)
     free(s->mv);
     free(s->tok);
     free(s->hist);
-    free(s->mg);
     free(s);
 }
 
@@ -365,14 +357,18 @@ int sess_wait(struct sess *s, uint64_t version, int timeout_ms)
 /* Stop the worker and the engines; the table's reference is dropped. */
 static void close_session(struct sess *s)
 {
+    struct web_match *wm;
     pthread_mutex_lock(&s->mu);
     s->closing = 1;
     s->removed = 1;
+    wm = s->wm;
+    s->wm = NULL;
     pthread_cond_broadcast(&s->wake);
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->mu);
     if (s->has_worker)
         pthread_join(s->worker, NULL);
+    web_match_free(wm);         /* its engines stop now, not at the last put */
     sess_put(s);
 }
 
@@ -486,44 +482,69 @@ static int apply_settings(struct sess *s, json_t *req, int creating, char *err,
     return 0;
 }
 
-/* The match settings: engines a and b, their strategies, games. */
+/* The match's engines as the page names them (the referee's library
+ * checks them again, with everything else: match.c). */
 static int apply_match(struct sess *s, json_t *req, char *err, size_t n)
 {
-    long long games;
-    const char *a = jstr(req, "a", NULL), *b = jstr(req, "b", NULL);
-    if (jint(req, "games", 2, 1, 1000, &games, err, n) < 0)
-        return -1;
-    s->a_cfg = find_engine(s->g->name, a);
-    s->b_cfg = find_engine(s->g->name, b);
+    s->a_cfg = find_engine(s->g->name, jstr(req, "a", NULL));
+    s->b_cfg = find_engine(s->g->name, jstr(req, "b", NULL));
     if (s->a_cfg < 0 || s->b_cfg < 0) {
         snprintf(err, n, "no such engine for %s", s->g->name);
         return -1;
     }
     snprintf(s->a_strategy, sizeof s->a_strategy, "%s", jstr(req, "a_strategy", ""));
     snprintf(s->b_strategy, sizeof s->b_strategy, "%s", jstr(req, "b_strategy", ""));
-    if (!strategy_ok(s->a_cfg, s->a_strategy) ||
-        !strategy_ok(s->b_cfg, s->b_strategy)) {
-        snprintf(err, n, "no such Strategy");
-        return -1;
-    }
-    s->games = (int)games;
-    s->played = 0;
-    s->swap = 0;
-    free(s->mg);
-    s->mg = xcalloc((size_t)games, sizeof *s->mg);
     return 0;
 }
 
-/* Who plays each seat in this match game: A on the odd seats (on the even
- * ones after a swap), B on the others. */
-static void match_seats(struct sess *s)
+/* ---- the referee's match on the board (calls from match.c) ------------ */
+
+static void mh_start(void *ctx, int game, const void *st, const int eng_of_seat[])
 {
-    for (int i = 1; i <= s->nseats; i++) {
-        int a = ((i - 1) % 2 == 0) != s->swap;
+    struct sess *s = ctx;
+    pthread_mutex_lock(&s->mu);
+    memcpy(s->start, st, s->g->state_size);
+    s->nseats = s->g->nseats(s->start);
+    replay(s, 0);
+    s->n = 0;
+    s->pos_gen++;
+    s->game_gen++;
+    s->match_game = game;
+    for (int i = 1; i <= s->nseats && i <= GAME_MAX_SEATS; i++) {
+        int a = eng_of_seat[i - 1] == 0;
         s->seat[i].cfg = a ? s->a_cfg : s->b_cfg;
         snprintf(s->seat[i].strategy, sizeof s->seat[i].strategy, "%s",
                  a ? s->a_strategy : s->b_strategy);
+        s->seat[i].used_ms = s->seat[i].last_ms = 0;
+        snprintf(s->seat[i].state, sizeof s->seat[i].state, "idle");
     }
+    s->thinking = to_move(s);
+    bump(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void mh_move(void *ctx, int seat, const char *tok, int64_t ms)
+{
+    struct sess *s = ctx;
+    char err[GAME_ERR_LEN];
+    pthread_mutex_lock(&s->mu);
+    if (play_token(s, tok, err, sizeof err) != GAME_OK)
+        say(s, "the referee's move %.40s does not fit the board: %s", tok, err);
+    if (seat >= 1 && seat <= GAME_MAX_SEATS) {
+        s->seat[seat].last_ms = ms;
+        s->seat[seat].used_ms += ms;
+    }
+    s->thinking = to_move(s);
+    bump(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void mh_changed(void *ctx)
+{
+    struct sess *s = ctx;
+    pthread_mutex_lock(&s->mu);
+    bump(s);
+    pthread_mutex_unlock(&s->mu);
 }
 
 /* A game that starts from a position string (play or analysis of a
@@ -585,7 +606,6 @@ int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
         free(s->start);
         free(s->st);
         free(s->tmp);
-        free(s->mg);
         free(s);
         return 400;
     }
@@ -600,8 +620,23 @@ int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
     }
     snprintf(s->id, sizeof s->id, "%016" PRIx64 "%016" PRIx64, rnd[0], rnd[1]);
     new_game(s);
-    if (s->mode == WEB_MATCH)
-        match_seats(s);
+    if (s->mode == WEB_MATCH) {
+        /* The referee's library plays it (match.c); the board follows. */
+        static const struct web_match_hooks hooks0 = {NULL, mh_start, mh_move,
+                                                      mh_changed};
+        struct web_match_hooks h = hooks0;
+        h.ctx = s;
+        if (jstr(req, "fen", NULL)) {
+            snprintf(err, n, "a match starts from its openings, not a position string");
+            sess_free(s);
+            return 400;
+        }
+        s->wm = web_match_start(s->g, s->eng_params, req, &h, err, n);
+        if (!s->wm) {
+            sess_free(s);
+            return 400;
+        }
+    }
     if (start_from(s, jstr(req, "fen", NULL), err, n) < 0) {
         sess_free(s);
         return 400;
@@ -787,25 +822,9 @@ static json_t *state_locked(struct sess *s)
     }
     json_object_set_new(o, "analysing", json_boolean(s->analysing));
     json_object_set_new(o, "multipv", json_integer(s->multipv));
-    if (s->mode == WEB_MATCH) {
-        json_t *m = json_object(), *gl = json_array();
-        const struct web_engine_cfg *a = engine_cfg(s->a_cfg), *b = engine_cfg(s->b_cfg);
-        json_object_set_new(m, "a", json_string(a ? a->name : "?"));
-        json_object_set_new(m, "b", json_string(b ? b->name : "?"));
-        json_object_set_new(m, "a_strategy", json_string(s->a_strategy));
-        json_object_set_new(m, "b_strategy", json_string(s->b_strategy));
-        json_object_set_new(m, "games", json_integer(s->games));
-        json_object_set_new(m, "played", json_integer(s->played));
-        json_object_set_new(m, "a_seat", json_integer(s->swap ? 2 : 1));
-        for (int i = 0; i < s->played; i++) {
-            json_t *x = json_object();
-            json_object_set_new(x, "a_seat", json_integer(s->mg[i].a_seat));
-            json_object_set_new(x, "result", json_string(s->mg[i].result));
-            json_object_set_new(x, "a_score", json_real(s->mg[i].a_score));
-            json_object_set_new(x, "plies", json_integer(s->mg[i].plies));
-            json_array_append_new(gl, x);
-        }
-        json_object_set_new(m, "results", gl);
+    if (s->mode == WEB_MATCH && s->wm) {
+        json_t *m = web_match_json(s->wm);
+        json_object_set_new(m, "game", json_integer(s->match_game));
         json_object_set_new(o, "match", m);
     }
     free(fen);
@@ -1063,8 +1082,12 @@ static int act_new(struct sess *s, json_t *req, char *err, size_t n)
     fen = jstr(req, "fen", "");
     if (!strcmp(fen, "start"))
         fen = "";
-    if (apply_params(s, req, err, n) < 0 || apply_settings(s, req, 0, err, n) < 0 ||
-        (s->mode == WEB_MATCH && apply_match(s, req, err, n) < 0)) {
+    if (s->mode == WEB_MATCH) {
+        snprintf(err, n, "a new match is a new session (POST /api/session with "
+                 "mode match); stop this one with the action stop");
+        return 400;
+    }
+    if (apply_params(s, req, err, n) < 0 || apply_settings(s, req, 0, err, n) < 0) {
         bad = 1;
     } else {
         s->g->start(s->tmp, s->cfg);
@@ -1098,8 +1121,6 @@ static int act_new(struct sess *s, json_t *req, char *err, size_t n)
         s->nseats = s->g->nseats(s->start);
         replay(s, 0);
     }
-    if (s->mode == WEB_MATCH)
-        match_seats(s);
     s->message[0] = '\0';
     return 200;
 }
@@ -1144,7 +1165,10 @@ int sess_action(struct sess *s, const char *action, json_t *req, char *err,
         code = act_step(s, req, err, n);
     else if (strcmp(action, "analyse") == 0)
         code = act_analyse(s, req, err, n);
-    else {
+    else if (strcmp(action, "stop") == 0 && s->mode == WEB_MATCH) {
+        web_match_stop(s->wm);      /* lock-free; the match says when done */
+        code = 200;
+    } else {
         snprintf(err, n, "no action '%.40s'", action);
         code = 404;
     }
@@ -1410,34 +1434,6 @@ static void engine_turn(struct sess *s, int k)
     bump(s);
 }
 
-/* A finished match game is counted once; the next one starts after a
- * pause (locked). */
-static void match_step(struct sess *s)
-{
-    struct game_result r;
-    result_now(s, &r);
-    if (!r.over)
-        return;
-    if (s->recorded_gen != s->game_gen && s->played < s->games) {
-        struct match_game *m = &s->mg[s->played++];
-        int as = s->swap ? 2 : 1;
-        m->a_seat = as;
-        m->plies = s->n;
-        if (r.nseats == 2) {
-            const char *o = game_outcome2(&r);
-            snprintf(m->result, sizeof m->result, "%s", o);
-            m->a_score = strcmp(o, "draw") == 0 ? 0.5
-                         : (strcmp(o, "p1win") == 0) == (as == 1) ? 1.0 : 0.0;
-        } else {
-            m->a_score = r.rank[as - 1] == 1 ? 1.0 : 0.0;
-            snprintf(m->result, sizeof m->result, "rank %d", r.rank[as - 1]);
-        }
-        s->recorded_gen = s->game_gen;
-        s->next_game_at = now_us() + 1500000;
-        bump(s);
-    }
-}
-
 static void *worker(void *arg)
 {
     struct sess *s = arg;
@@ -1452,26 +1448,10 @@ static void *worker(void *arg)
             }
             if (s->analysing && !tm)
                 s->analysing = 0, bump(s);
-        } else if (tm && !s->paused && s->ply == s->n &&
-                   (s->mode == WEB_MATCH || tm != s->human)) {
+        } else if (tm && !s->paused && s->ply == s->n && s->mode == WEB_PLAY &&
+                   tm != s->human) {
             engine_turn(s, tm);
             continue;
-        } else if (s->mode == WEB_MATCH && !tm) {
-            match_step(s);
-            if (s->played < s->games && s->recorded_gen == s->game_gen) {
-                int64_t left = s->next_game_at - now_us();
-                if (left <= 0) {
-                    if (s->nseats == 2)
-                        s->swap = !s->swap;
-                    else
-                        s->swap = !s->swap;
-                    new_game(s);
-                    match_seats(s);
-                    bump(s);
-                    continue;
-                }
-                wait_ms = (int)(left / 1000) + 1;
-            }
         }
         {
             struct timespec ts = deadline_in(wait_ms);

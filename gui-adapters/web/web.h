@@ -25,6 +25,8 @@ struct web_config {
     int max_sessions;
     int max_movetime;    /* ms */
     char www[4096];
+    char results_dir[4096]; /* --results-dir: the results files the page may
+                               open and where its matches write ("" = none) */
 };
 extern struct web_config web_cfg;
 

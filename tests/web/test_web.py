@@ -7,7 +7,10 @@ Starts bin/medan-web on a free port and plays every game through the page:
 clicks moves, waits for the engine's reply, has an illegal click refused,
 finishes a game and reads its result, reloads and resumes, checks that a
 Battalion seat's page and its network payloads hold no other seat's hidden
-card, analyses, watches a match; and over plain HTTP the server's refusals
+card, analyses, watches a match played by the referee's library (the same
+games as medan-referee from the shell, refused settings, stop), follows a
+results file while it grows (a half-written line, hostile lines, a shell
+referee writing it; refused names); and over plain HTTP the server's refusals
 (bad JSON, illegal move, too big a body, a foreign page), an engine killed
 mid-search (reported and restarted), tabs that go away (their engines
 reaped).  Screenshots go to OUTDIR; the benchmark figures (page load, move
@@ -59,7 +62,9 @@ def check(cond, msg):
 
 
 # ---- the server --------------------------------------------------------
-server = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0', '--idle', '4'],
+RD = os.path.abspath(os.path.join(OUT, 'results'))   # --results-dir: the match view's files
+os.makedirs(RD, exist_ok=True)
+server = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0', '--idle', '4', '--results-dir', RD],
                           stdout=subprocess.PIPE, stderr=open(os.path.join(OUT, 'server.log'), 'w'),
                           text=True)
 
@@ -451,36 +456,186 @@ click('#set-position')
 wait(lambda: text('message'), 'the bad position refused')
 check(state()['ply'] == 1, 'analysis: a bad position string is refused (%r)' % text('message'))
 
-# ---- match view ---------------------------------------------------------------------
+# ---- match view: the referee's library plays it ------------------------------------
+def rd_files():
+    return sorted(os.listdir(RD))
+
+
+def records(path):
+    """The games of a results file without what may differ between two runs
+    of one match (the date, the milliseconds each move took)."""
+    out = []
+    with open(path) as f:
+        for ln in f:
+            r = json.loads(ln)
+            r.pop('date', None)
+            for mv in r.get('moves', []):
+                mv.pop('ms', None)
+            out.append(r)
+    return out
+
+
+def field(id_, v):
+    e = d.find_element(By.ID, id_)
+    e.clear()
+    e.send_keys(v)
+
+
 load(BASE + '#match')
 wait(lambda: d.find_element(By.ID, 'start-match').is_displayed(), 'the match view')
 d.find_element(By.ID, 'strat-a').send_keys('search')
 d.find_element(By.ID, 'strat-b').send_keys('greedy')
-g = d.find_element(By.ID, 'games')
-g.clear()
-g.send_keys('3')
-mt = d.find_element(By.ID, 'match-movetime')
-mt.clear()
-mt.send_keys('20')
+field('games', '4')
+field('match-tc', 'depth=2')        # deterministic: the same games on a busy machine
+field('match-seed', '7')
+field('match-openings', 'random-plies=2')
+before = rd_files()
 click('#start-match')
-wait(lambda: state() and state()['mode'] == 'match' and state()['match']['played'] >= 2 and
-     (len(state()['moves']) >= 6 or state()['match']['played'] == 3), 'the match under way', timeout=WAIT * 4)
+wait(lambda: state() and state()['mode'] == 'match' and state()['match']['played'] >= 1 and
+     len(state()['moves']) >= 4, 'the match under way', timeout=WAIT * 4)
 shot('web-match.png')
-wait(lambda: state()['match']['played'] == 3, 'the match to end', timeout=WAIT * 4)
-check(state()['match']['played'] == 3 and 'Elo' in text('elo') and d.find_elements(By.CSS_SELECTOR, '#chart polyline'),
-      'match: 3 games played, score %r, %r' % (text('score'), text('elo')))
-# a referee results file opened in the page (depth=1, not a clock: under
-# ASan at load 15 greedy lost all four games on time at st=0.01 and the
-# check below failed)
-res = os.path.abspath(os.path.join(OUT, 'results.jsonl'))
-subprocess.run([os.path.join(BIN, 'medan-referee'), '--game', 'loa', '--engine', 'name=greedy',
-                'cmd=' + os.path.join(BIN, 'medan-loa'), 'option.Strategy=greedy', '--engine', 'name=random',
-                'cmd=' + os.path.join(BIN, 'medan-loa'), 'option.Strategy=random', '--each', 'depth=1',
-                '--games', '4', '--logdir', 'none', '--quiet', '--results', res],
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-d.find_element(By.ID, 'results-file').send_keys(res)
-wait(lambda: 'Elo' in text('elo') and 'greedy' in text('elo'), 'the results file read')
-check(len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 5, 'match: a referee results file opened (%r)' % text('elo'))
+wait(lambda: not state()['match']['running'], 'the match to end', timeout=WAIT * 4)
+m = state()['match']
+check(m['played'] == 4 and 'Results (game loa): 4 games' in text('match-table') and
+      re.search(r'Elo|every game', text('elo')) and d.find_elements(By.CSS_SELECTOR, '#chart polyline') and
+      len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 5,
+      'match: 4 games played by the referee\'s library, its table on the page (%r, %r)' % (text('score'), text('elo')))
+new = [f for f in rd_files() if f not in before]
+check(len(new) == 1 and new[0] == m['results_file'] and len(records(os.path.join(RD, new[0]))) == 4,
+      'match: the referee\'s results file in --results-dir (%s)' % new)
+# The same match from the shell: the command the page shows, another file.
+import shlex
+argv = shlex.split(m['command'])
+argv[0] = os.path.join(BIN, 'medan-referee')
+shell_res = os.path.join(OUT, 'shell.jsonl')
+argv[argv.index('--results') + 1] = shell_res
+sh = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+web_recs, shell_recs = records(os.path.join(RD, m['results_file'])), records(shell_res)
+check(sh.returncode == 0 and len(web_recs) == 4 and web_recs == shell_recs,
+      'match: the browser\'s match and medan-referee from the shell write the same games (seed 7, depth=2)')
+check(m['table']['text'].strip() in sh.stdout,
+      'match: the page shows the referee\'s own table, as the shell prints it')
+
+# Settings the referee (or the page's list) refuses: 400, nothing started, no file.
+before = rd_files()
+base = {'game': 'loa', 'mode': 'match', 'a_strategy': 'search', 'b_strategy': 'greedy', 'tc': 'depth=1'}
+for extra, why in [({'options': '--results /tmp/x.jsonl'}, 'a results path'),
+                   ({'options': '--engine cmd=/bin/sh'}, 'an engine'),
+                   ({'tc': 'depth=1 cmd=/bin/sh'}, 'a program in the time control'),
+                   ({'openings': 'file=/etc/passwd'}, 'an openings file'),
+                   ({'sprt': 'elo0=5 elo1=0'}, 'an SPRT the referee refuses'),
+                   ({'tc': 'tc=abc'}, 'a bad time control'),
+                   ({'options': '--maxplies lots'}, 'a bad number'),
+                   ({'a_strategy': 'cheat'}, 'an unknown Strategy')]:
+    req = dict(base)
+    req.update(extra)
+    code, e = http('api/session', req)
+    check(code == 400 and e.get('error'), 'match settings refused: %s (%s)' % (why, e.get('error') if code == 400 else code))
+check(rd_files() == before, 'match: refused settings write no results file')
+
+# Stop: the game under way is dropped, the finished ones stay in the file.
+code, st = http('api/session', dict(base, games=200, tc='depth=3'))
+sid = st['id']
+wait(lambda: http('api/session/' + sid)[1]['match']['played'] >= 1, 'a game of the long match', timeout=WAIT * 2)
+code, st = http('api/session/%s/stop' % sid, {})
+st = wait(lambda: (lambda x: not x['match']['running'] and x)(http('api/session/' + sid)[1]),
+          'the stopped match to end', timeout=WAIT * 2)
+check(st and st['match']['stopped'] == 'cancelled' and 1 <= st['match']['played'] < 200 and
+      len(records(os.path.join(RD, st['match']['results_file']))) == st['match']['played'],
+      'match: stopped (%s after %d games), the results file holds exactly the finished games' %
+      (st and st['match']['stopped'], st and st['match']['played']))
+
+# ---- a results file followed while it is written -------------------------------------
+lines = open(shell_res).read().splitlines(True)
+live = os.path.join(RD, 'live.jsonl')
+with open(live, 'w') as f:
+    f.write(lines[0])
+click('#results-refresh')
+wait(lambda: d.execute_script("return [...document.querySelectorAll('#results-list option')].some((o) => o.value === 'live.jsonl')"),
+     'live.jsonl in the list')
+d.execute_script("document.getElementById('results-list').value = 'live.jsonl'")
+click('#results-open')
+games_seen = lambda: d.execute_script("return +(document.getElementById('results-note').dataset.games || -1)")
+wait(lambda: games_seen() == 1, 'the first game of the followed file')
+with open(live, 'a') as f:     # a game being written: half a line
+    f.write(lines[1][:len(lines[1]) // 2])
+wait(lambda: 'being written' in text('results-note'), 'the half line seen')
+check(games_seen() == 1 and 'refused' not in text('results-note'),
+      'follow: a line being written is not read half (%r)' % text('results-note'))
+with open(live, 'a') as f:
+    f.write(lines[1][len(lines[1]) // 2:] + lines[2])
+wait(lambda: games_seen() == 3, 'the new games of the followed file')
+check(games_seen() == 3 and len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 4 and
+      'Results (game loa): 3 games' in text('match-table'),
+      'follow: new games appear as the file grows (%r)' % text('results-note'))
+# A hostile file: a broken line, names that are HTML, a line of another game.
+evil = json.loads(lines[3])
+evil['seats'] = ['<img src=x onerror="window.pwned=1">', '<b>bold</b>']
+with open(live, 'a') as f:
+    f.write('{"game": 7, "seats": [\n')
+    f.write('\x00\xff garbage\n')
+    f.write(json.dumps(evil) + '\n')
+wait(lambda: games_seen() == 4, 'the hostile lines read')
+check(games_seen() == 4 and '2 lines refused' in text('results-note') and
+      not d.find_elements(By.CSS_SELECTOR, '#results-table img, #results-table b, #match-table img') and
+      '<img src=x' in text('results-table') and not d.execute_script('return window.pwned'),
+      'follow: broken lines refused, names shown as text (%r)' % text('results-note'))
+shot('web-match-follow.png')
+# The server reads only what was added since the last poll; a file cut
+# shorter or replaced is read again from its start.
+with open(live, 'w') as f:
+    f.write(lines[0])
+wait(lambda: games_seen() == 1, 'the cut file read again')
+check(games_seen() == 1 and 'refused' not in text('results-note') and
+      len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 2,
+      'follow: a file cut shorter is read again (%r)' % text('results-note'))
+with open(live + '.new', 'w') as f:
+    f.write(lines[0] + lines[1] + 'not json at all\n')
+os.rename(live + '.new', live)
+wait(lambda: games_seen() == 2, 'the replaced file read')
+check(games_seen() == 2 and '1 line refused' in text('results-note'),
+      'follow: a file replaced by another is read anew (%r)' % text('results-note'))
+
+# A shell referee writing a file while the page follows it (an empty file
+# first: the page follows it before the first game; the referee takes an
+# empty file as new).
+shell_live = os.path.join(RD, 'shell-live.jsonl')
+open(shell_live, 'w').close()
+argv[argv.index('--results') + 1] = shell_live
+argv[argv.index('--games') + 1] = '6'
+argv[argv.index('--each') + 1] = 'depth=4'   # games long enough to be seen one by one
+click('#results-refresh')
+wait(lambda: d.execute_script("return [...document.querySelectorAll('#results-list option')].some((o) => o.value === 'shell-live.jsonl')"),
+     'shell-live.jsonl in the list')
+d.execute_script("document.getElementById('results-list').value = 'shell-live.jsonl'")
+click('#results-open')
+wait(lambda: games_seen() == 0, 'the empty file followed')
+proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+seen = set()
+t0 = time.monotonic()
+while time.monotonic() - t0 < WAIT * 8:
+    seen.add(games_seen())
+    if proc.poll() is not None and games_seen() == 6:
+        break
+    time.sleep(0.2)
+proc.wait()
+seen.add(games_seen())
+check(games_seen() == 6 and 'Results (game loa): 6 games' in text('match-table'),
+      'follow: a file a running medan-referee writes, to its last game (counts seen: %s)' % sorted(seen))
+
+# Names the server refuses: only plain *.jsonl files of --results-dir.
+os.symlink('/etc/passwd', os.path.join(RD, 'link.jsonl'))
+os.mkdir(os.path.join(RD, 'dir.jsonl'))
+for path, why in [('api/results/..%2F..%2Fetc%2Fpasswd', 'a path'), ('api/results/passwd', 'not .jsonl'),
+                  ('api/results/.hidden.jsonl', 'a dot file'), ('api/results/link.jsonl', 'a symbolic link'),
+                  ('api/results/dir.jsonl', 'a directory'), ('api/results/none.jsonl', 'no such file'),
+                  ('api/results/live.jsonl?since=x', 'a bad since')]:
+    code, e = http(path)
+    check(code in (400, 404), 'results file refused: %s (%s)' % (why, code))
+code, lst = http('api/results')
+check(code == 200 and 'live.jsonl' in [x['name'] for x in lst['files']] and
+      not {'link.jsonl', 'dir.jsonl'} & {x['name'] for x in lst['files']},
+      'results list: plain files only')
 
 # ---- robustness over HTTP ---------------------------------------------------------
 code, st = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 2000})

@@ -30,7 +30,6 @@ const M = {
   sel: null,         // selected cell
   turn: [],          // Palagan: maneuvers chosen this turn
   cards: [],         // Battalion: selected hand cards (indexes)
-  fileResults: null, // a referee results file opened in the match view
 };
 window.medan = M;
 
@@ -183,15 +182,7 @@ function syncSetup(st) {
     if (st.strategy) $('strategy').value = st.strategy;
     $('movetime').value = st.movetime;
   }
-  if (st.mode === 'match' && st.match) {
-    $('eng-a').value = st.match.a;
-    $('eng-b').value = st.match.b;
-    fillEngines();
-    if (st.match.a_strategy) $('strat-a').value = st.match.a_strategy;
-    if (st.match.b_strategy) $('strat-b').value = st.match.b_strategy;
-    $('games').value = st.match.games;
-    $('match-movetime').value = st.movetime;
-  }
+  if (st.mode === 'match') matchSync(st);     // match.js
 }
 
 function setupRequest() {
@@ -205,14 +196,7 @@ function setupRequest() {
     req.strategy = $('strategy').value;
     req.movetime = +$('movetime').value;
   }
-  if (M.view === 'match') {
-    req.a = $('eng-a').value;
-    req.b = $('eng-b').value;
-    req.a_strategy = $('strat-a').value;
-    req.b_strategy = $('strat-b').value;
-    req.games = +$('games').value;
-    req.movetime = +$('match-movetime').value;
-  }
+  if (M.view === 'match') matchRequest(req);  // match.js
   return req;
 }
 
@@ -772,105 +756,7 @@ function showAnalysis(st) {
   $('analyse-stop').disabled = !st.analysing;
 }
 
-/* ---- match ------------------------------------------------------------------------------ */
-
-/* Elo from a score fraction, and the 95% interval from the games' spread. */
-function eloOf(scores) {
-  const n = scores.length;
-  if (!n) return null;
-  const p = scores.reduce((a, b) => a + b, 0) / n;
-  const v = scores.reduce((a, s) => a + (s - p) * (s - p), 0) / n;
-  const se = Math.sqrt(v / n);
-  const elo = (q) => { q = Math.min(Math.max(q, 1e-3), 1 - 1e-3); return -400 * Math.log10(1 / q - 1); };
-  return { n, p, elo: elo(p), lo: elo(p - 1.96 * se), hi: elo(p + 1.96 * se) };
-}
-
-function fmtElo(e) {
-  const r = (x) => (x >= 0 ? '+' : '') + x.toFixed(0);
-  if (e.p >= 1 || e.p <= 0)
-    return `every game ${e.p >= 1 ? 'won' : 'lost'} over ${e.n} game${e.n > 1 ? 's' : ''}: no finite Elo estimate yet`;
-  return `Elo ${r(e.elo)} (95% ${r(e.lo)} .. ${r(e.hi)}) over ${e.n} game${e.n > 1 ? 's' : ''}`;
-}
-
-function drawChart(scores) {
-  const c = $('chart');
-  c.innerHTML = '';
-  if (!scores.length) return;
-  const W = 460, H = 180, MG = 34;
-  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H }, c);
-  const pts = [];
-  for (let i = 1; i <= scores.length; i++) pts.push(eloOf(scores.slice(0, i)));
-  const lim = Math.max(100, ...pts.map((e) => Math.min(800, Math.max(Math.abs(e.lo), Math.abs(e.hi)))));
-  const X = (i) => MG + (scores.length > 1 ? (i / (scores.length - 1)) * (W - 2 * MG) : (W - 2 * MG) / 2);
-  const Y = (e) => H / 2 - Math.max(-lim, Math.min(lim, e)) / lim * (H / 2 - 14);
-  el('line', { x1: MG, y1: H / 2, x2: W - 8, y2: H / 2, stroke: '#999' }, svg);
-  el('text', { x: 2, y: 14, 'font-size': 11 }, svg, '+' + lim.toFixed(0));
-  el('text', { x: 2, y: H - 4, 'font-size': 11 }, svg, '-' + lim.toFixed(0));
-  el('text', { x: W - 8, y: H - 4, 'font-size': 11, 'text-anchor': 'end' }, svg, 'games \u2192');
-  let band = '';
-  pts.forEach((e, i) => { band += (i ? 'L' : 'M') + X(i) + ' ' + Y(e.hi); });
-  for (let i = pts.length - 1; i >= 0; i--) band += 'L' + X(i) + ' ' + Y(pts[i].lo);
-  el('path', { d: band + 'Z', fill: '#9ec3e6', opacity: 0.5 }, svg);
-  el('polyline', { points: pts.map((e, i) => X(i) + ',' + Y(e.elo)).join(' '), fill: 'none', stroke: '#1e5aa8', 'stroke-width': 2 }, svg);
-}
-
-function showScore(aName, bName, scores, draws2) {
-  const w = scores.filter((s) => s === 1).length, l = scores.filter((s) => s === 0).length;
-  const d = scores.length - w - l;
-  $('score').textContent = draws2
-    ? `${aName} ${w} \u2013 ${l} ${bName}, ${d} draw${d === 1 ? '' : 's'}`
-    : `${aName}: ${w} win${w === 1 ? '' : 's'} in ${scores.length} game${scores.length === 1 ? '' : 's'}`;
-  const e = eloOf(scores);
-  $('elo').textContent = e && draws2 ? `${aName} against ${bName}: ${fmtElo(e)}` : '';
-  drawChart(draws2 ? scores : []);
-}
-
-function showMatch(st) {
-  const m = st.match;
-  const c = $('clocks');
-  c.innerHTML = '';
-  st.seats.forEach((s) => {
-    html('div', { 'data-seat': s.seat }, c,
-         `${seatName(st, s.seat)}: ${s.player}${s.strategy ? ' (' + s.strategy + ')' : ''} \u00B7 used ${(s.used_ms / 1000).toFixed(1)} s, last move ${s.last_ms} ms`);
-  });
-  html('div', { id: 'match-progress' }, c, `Game ${Math.min(m.played + (st.result ? 0 : 1), m.games)} of ${m.games}` +
-       (m.played >= m.games ? ' \u2014 match over' : ''));
-  const aName = m.a + (m.a_strategy ? '/' + m.a_strategy : '');
-  const bName = m.b + (m.b_strategy ? '/' + m.b_strategy : '');
-  showScore(aName, bName, m.results.map((r) => r.a_score), st.nseats === 2);
-}
-
-/* A referee results file (one JSON object per game), read in the page. */
-function openResults(text) {
-  const games = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try { games.push(JSON.parse(line)); } catch (e) { /* a line being written */ }
-  }
-  if (!games.length) { say('No games in that file.', true); return; }
-  const names = [];
-  for (const g of games) for (const s of g.seats || []) if (!names.includes(s)) names.push(s);
-  const a = names[0], b = names[1] || '?';
-  const two = games.every((g) => (g.seats || []).length === 2);
-  const scores = [];
-  const t = $('results-table');
-  t.innerHTML = '';
-  const tab = html('table', {}, t);
-  const hr = html('tr', {}, tab);
-  ['game', 'seats', 'result', 'reason', 'plies'].forEach((h) => html('th', {}, hr, h));
-  for (const g of games) {
-    const i = (g.seats || []).indexOf(a);
-    let s;
-    if (two) s = g.result === 'draw' ? 0.5 : (g.result === 'p1win') === (i === 0) ? 1 : 0;
-    else s = g.ranks ? (g.ranks[i] === 1 ? 1 : 0) : 0;
-    scores.push(s);
-    const tr = html('tr', {}, tab);
-    [g.game, (g.seats || []).join(' vs '), g.result || (g.ranks || []).join(' '), g.reason, g.plies].forEach((v) => html('td', {}, tr, String(v)));
-  }
-  $('clocks').innerHTML = '';
-  showScore(a, b, scores, two);
-  say(`Opened ${games.length} game${games.length > 1 ? 's' : ''} of ${(games[0].variant || {}).name || '?'}.`);
-}
+/* ---- match: match.js (the referee's matches and results files) ---------------------------- */
 
 /* ---- views and start-up ------------------------------------------------------------------- */
 
@@ -917,7 +803,6 @@ async function init() {
   $('eng-a').onchange = fillEngines;
   $('eng-b').onchange = fillEngines;
   $('new').onclick = () => newSession();
-  $('start-match').onclick = () => newSession();
   $('undo').onclick = () => act('undo');
   $('flip').onclick = () => { M.flip = !M.flip; if (M.state) draw(M.state); };
   $('strategy').onchange = $('movetime').onchange = () => {
@@ -943,10 +828,7 @@ async function init() {
     const st = await api('session', req).catch((e) => { say(e.message, true); return null; });
     if (st) { sessionStorage.setItem('medan-session-play', st.id); location.hash = '#play'; }
   };
-  $('results-file').onchange = (ev) => {
-    const f = ev.target.files[0];
-    if (f) f.text().then(openResults);
-  };
+  matchInit();   // match.js
   window.addEventListener('hashchange', () => { setView(location.hash.slice(1)); resume(); });
   setView(location.hash.slice(1));
   await resume();
