@@ -139,6 +139,8 @@ struct ab {
     int root_seat;      /* seat to move at the root of the last search */
     gmove excluded[AB_MAX_MULTIPV]; /* root moves already shown (multipv) */
     int nexcluded;
+    gmove root_prev;    /* the previous iteration's best move (GAME_MOVE_NONE at depth 1) */
+    int root_prev_done; /* ... searched to the end in this iteration */
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];
 };
