@@ -181,7 +181,7 @@ static void check_time(struct ab *ab)
         return;
     if (ab->tm && tm_hard_stop(ab->tm))
         ab->stopped = 1;
-    else if (ab->node_limit && ab->nodes >= ab->node_limit)
+    else if ((ab->nodes & AB_NODES_MASK) == 0 && ab->node_limit && ab->nodes >= ab->node_limit)
         ab->stopped = 1;
 }
 
