@@ -465,6 +465,8 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
             best = s;
             if (s > alpha) {
                 alpha = s;
+                if (root)
+                    ab->root_score = s;
                 bestmove = (uint32_t)m;
                 ab->pv[ply][0] = m;
                 memcpy(&ab->pv[ply][1], ab->pv[ply + 1], (size_t)ab->pvlen[ply + 1] * sizeof(gmove));
@@ -598,10 +600,12 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 /* stopped mid-iteration (the hard stop of movetime, stop,
                  * nodes): the move in pv[0] was searched to the end at this
                  * depth and scored best among those searched, the previous
-                 * iteration's best among them, so it is at least as good */
+                 * iteration's best among them, so it is at least as good;
+                 * its line is shown, so the bestmove is the last pv's */
                 best = ab->pv[0][0];
                 bestpvlen = ab->pvlen[0];
                 memcpy(bestpv, ab->pv[0], (size_t)bestpvlen * sizeof(gmove));
+                report(ab, &tm, depth, 1, ab->root_score, bestpv, bestpvlen);
             }
             if (ab->stopped || ab->pvlen[0] == 0)
                 break;

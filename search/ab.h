@@ -145,6 +145,7 @@ struct ab {
     int nexcluded;
     gmove root_prev;    /* the previous iteration's best move (GAME_MOVE_NONE at depth 1) */
     int root_prev_done; /* ... searched to the end in this iteration */
+    int root_score;     /* the score of pv[0][0] at the root */
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];
 };
