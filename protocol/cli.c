@@ -25,8 +25,9 @@ static void usage(const struct engine *e, FILE *f)
             "       medan-%s divide <d> [--fen S] [key=value...]  the same, per root move\n"
             "       medan-%s bench [depth]       fixed search of built-in positions: nodes, nps\n"
             "       medan-%s analyze [--fen S] [--moves m...] [--depth N|--movetime MS|--nodes N]\n"
-            "                 [--option Name=value]... [key=value...]\n"
+            "                 [--multipv N] [--option Name=value]... [key=value...]\n"
             "                                  search one position, print info lines and bestmove\n"
+            "                                  (--multipv: the N best moves, one info line each)\n"
             "man medan-%s for the details.\n",
             n, n, n, n, n, n, n);
 }
@@ -223,7 +224,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     char *line = xmalloc(ANALYZE_BUF), *params = xmalloc(ANALYZE_BUF);
     char *moves = xmalloc(ANALYZE_BUF), *limits = xmalloc(ANALYZE_BUF);
     size_t lp = 0, lm = 0, ll = 0, len = 0;
-    int rc = 1, over = 0;
+    int rc = 1, over = 0, limited = 0;
 
     memset(&a, 0, sizeof a);
     params[0] = moves[0] = limits[0] = '\0';
@@ -233,7 +234,10 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             c->fen = argv[++i];
         else if ((strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--movetime") == 0 ||
-                  strcmp(argv[i], "--nodes") == 0) && i + 1 < argc) {
+                  strcmp(argv[i], "--nodes") == 0 || strcmp(argv[i], "--multipv") == 0) &&
+                 i + 1 < argc) {
+            /* --multipv is `go multipv N`: no limit by itself */
+            limited |= strcmp(argv[i], "--multipv") != 0;
             over |= buf_printf(limits, ANALYZE_BUF, &ll, " %s %s", argv[i] + 2, argv[i + 1]);
             i++;
         } else if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
@@ -271,7 +275,8 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
             if (feed(m, &a, "bad option", line))
                 goto out;
         } else if (strcmp(argv[i], "--fen") == 0 || strcmp(argv[i], "--depth") == 0 ||
-                   strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--nodes") == 0)
+                   strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--nodes") == 0 ||
+                   strcmp(argv[i], "--multipv") == 0)
             i++;
     len = 0;
     buf_printf(line, ANALYZE_BUF, &len, "newgame%s", params);
@@ -297,7 +302,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         goto out;
     }
     len = 0;
-    buf_printf(line, ANALYZE_BUF, &len, "go%s", ll ? limits : " depth 8");
+    buf_printf(line, ANALYZE_BUF, &len, "go%s%s", limited ? "" : " depth 8", limits);
     if (feed(m, &a, "cannot search", line))
         goto out;
     mep_wait(m); /* the search has limits: it ends, with its bestmove */

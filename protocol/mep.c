@@ -30,7 +30,7 @@ struct mep_opts {
 };
 
 static const struct opt_spec lib_options[] = {
-    {"MoveOverhead", OPT_SPIN, "50", 0, MEP_MAX_MOVE_OVERHEAD_MS, NULL,
+    {"MoveOverhead", OPT_SPIN, "10", 0, MEP_MAX_MOVE_OVERHEAD_MS, NULL,
      offsetof(struct mep_opts, move_overhead),
      "ms kept in hand per move for pipes and a loaded machine (clocks and movetime)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},

@@ -108,7 +108,90 @@ static void pos_cmd(const struct ref_match *m, const void *st, const char *moves
     }
 }
 
-int ref_check_main(struct ref_match *m, int strict_latency)
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Time use: `go movetime M` for each M of tu, tu->n times each, from the
+ * start and from positions along the short game (moves, plies_len[i] = the
+ * length of its first i plies).  A report of the bestmove latency (median
+ * and max, in ms and as a share of M), not a wall-clock test: only a gross
+ * overrun (over 2 * M + 1 s, or no legal answer) fails. */
+static void time_use(struct chk *k, const void *st0, const char *moves,
+                     const size_t *plies_len, int nplies, const struct ref_time_use *tu)
+{
+    const struct ref_match *m = k->m;
+    const struct game *g = m->g;
+    static char line[CTL_LINE_MAX], cmd[CTL_LINE_MAX], pre[CTL_LINE_MAX];
+    int64_t *lat = xcalloc((size_t)tu->n, sizeof *lat);
+    for (int i = 0; i < tu->nms; i++) {
+        int64_t mt = tu->ms[i], gross = (2 * mt + 1000) * 1000, worst = 0;
+        int done = 0, good = 1;
+        char why[200] = "";
+        for (int j = 0; j < tu->n && good; j++) {
+            /* positions along the game (the start for hidden information,
+             * whose states the game did not keep) */
+            int ply = m->hidden || nplies <= 0 ? 0 : (j * 4) % (nplies + 1);
+            game_state_buf s2;
+            gmove mv;
+            memcpy(s2.b, st0, g->state_size);
+            snprintf(pre, sizeof pre, "%.*s", (int)plies_len[ply], moves);
+            if (!m->hidden) {
+                char tmp[CTL_LINE_MAX], *tok, *save;
+                snprintf(tmp, sizeof tmp, "%s", pre);
+                for (tok = strtok_r(tmp, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+                    char err[GAME_ERR_LEN];
+                    if (g->parse_move(s2.b, tok, &mv, err, sizeof err) != GAME_OK)
+                        break; /* cannot happen: the game's own tokens */
+                    g->play(s2.b, mv);
+                }
+            }
+            pos_cmd(m, s2.b, pre, cmd, sizeof cmd);
+            if (!ask(k, cmd, "ok error", k->slack_ms, line, sizeof line) ||
+                strcmp(line, "ok") != 0) {
+                good = 0;
+                snprintf(why, sizeof why, "position: '%.60s'", line);
+                break;
+            }
+            snprintf(cmd, sizeof cmd, "go movetime %lld", (long long)mt);
+            int64_t t0 = now_us();
+            int ok = ask(k, cmd, "bestmove error", (int)(2 * mt + 1000) + k->slack_ms, line,
+                         sizeof line);
+            lat[done] = now_us() - t0;
+            if (!ok || !legal(g, s2.b, line, &mv)) {
+                good = 0;
+                snprintf(why, sizeof why, "%.60s", ok ? line : "no bestmove");
+                if (!ok) { /* get the engine back for what follows */
+                    ask(k, "stop", "bestmove", k->slack_ms, line, sizeof line);
+                }
+                break;
+            }
+            if (lat[done] > worst)
+                worst = lat[done];
+            done++;
+            if (worst > gross) {
+                good = 0;
+                snprintf(why, sizeof why, "over 2 x %lld ms + 1 s", (long long)mt);
+            }
+        }
+        char what[64];
+        snprintf(what, sizeof what, "time use, go movetime %lld", (long long)mt);
+        if (done == 0) {
+            report(k, 0, what, "%s", why);
+            continue;
+        }
+        qsort(lat, (size_t)done, sizeof *lat, cmp_i64);
+        int64_t med = done % 2 ? lat[done / 2] : (lat[done / 2 - 1] + lat[done / 2]) / 2;
+        report(k, good, what, "median %.1f ms (%.0f%%), max %.1f ms (%.0f%%), %d moves%s%s",
+               med / 1000.0, 100.0 * med / (mt * 1000.0), worst / 1000.0,
+               100.0 * worst / (mt * 1000.0), done, good ? "" : "; ", why);
+    }
+    free(lat);
+}
+
+int ref_check_main(struct ref_match *m, int strict_latency, const struct ref_time_use *tu)
 {
     static char line[CTL_LINE_MAX], cmd[CTL_LINE_MAX], moves[CTL_LINE_MAX];
     const struct game *g = m->g;
@@ -119,7 +202,8 @@ int ref_check_main(struct ref_match *m, int strict_latency)
     void *st = st_buf.b;
     char err[512], before[CTL_LINE_MAX], np[300];
     int64_t t0, dt;
-    int r, ok, st_ms;
+    int r, ok, st_ms, nplies = 0;
+    size_t plies_len[41] = {0};
     gmove mv;
 
     st_ms = m->tc[0].movetime_ms > 0 ? (int)m->tc[0].movetime_ms : 100;
@@ -246,6 +330,7 @@ int ref_check_main(struct ref_match *m, int strict_latency)
         size_t len = 0;
         memcpy(s2.b, st, g->state_size);
         moves[0] = '\0';
+        plies_len[0] = 0;
         for (; plies < 40; plies++) {
             struct game_result res;
             char tok[128];
@@ -266,12 +351,16 @@ int ref_check_main(struct ref_match *m, int strict_latency)
             }
             g->format_move(s2.b, mv, tok, sizeof tok);
             buf_printf(moves, sizeof moves, &len, " %s", tok);
+            plies_len[plies + 1] = len;
+            nplies = plies + 1;
             hist[plies] = g->hash(s2.b);
             g->play(s2.b, mv);
         }
         report(&k, good, "a game of go movetime 20: legal", "%d plies%s%s", plies,
                good ? "" : ", then: ", good ? "" : line);
     }
+
+    time_use(&k, st, moves, plies_len, nplies, tu);
 
     t0 = now_us();
     ctl_client_send(c, now_us() + (int64_t)k.slack_ms * 1000, "quit");

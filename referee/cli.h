@@ -13,7 +13,13 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
  * that builds a match from its own settings (medan-web). */
 void ref_cli_errors_to(char *buf, size_t n);
 /* strict_latency: a latency figure over its bound fails (else: SLOW). */
-int ref_check_main(struct ref_match *m, int strict_latency);
+/* check's time use items: `go movetime` for each of ms[0..nms), n times. */
+#define REF_TIME_USE_MAX 8
+struct ref_time_use {
+    int64_t ms[REF_TIME_USE_MAX];
+    int nms, n;
+};
+int ref_check_main(struct ref_match *m, int strict_latency, const struct ref_time_use *tu);
 void ref_cli_help(void);
 
 /* Replace the cutechess-cli spellings in argv (-engine, -pgnout, -srand, ...)

@@ -264,6 +264,35 @@ static void cleanup(struct ref_match *m)
 }
 
 /* The value after the last `opt` on the command line, or NULL. */
+/* check's --time-use ms,ms,... | none and --time-use-moves N; 0 or -1. */
+static int parse_time_use(const char *opt, const char *v, struct ref_time_use *tu)
+{
+    int64_t x;
+    if (strcmp(opt, "--time-use-moves") == 0) {
+        if (parse_i64(v, 1, 100, &x) < 0)
+            return -1;
+        tu->n = (int)x;
+        return 0;
+    }
+    tu->nms = 0;
+    if (strcmp(v, "none") == 0)
+        return 0;
+    for (const char *p = v;;) {
+        char one[32];
+        size_t l = strcspn(p, ",");
+        if (l == 0 || l >= sizeof one || tu->nms == REF_TIME_USE_MAX)
+            return -1;
+        memcpy(one, p, l);
+        one[l] = '\0';
+        if (parse_i64(one, 1, 60000, &x) < 0)
+            return -1;
+        tu->ms[tu->nms++] = x;
+        if (!p[l])
+            return 0;
+        p += l + 1;
+    }
+}
+
 static const char *arg_of(int argc, char **argv, const char *opt)
 {
     const char *v = NULL;
@@ -336,10 +365,23 @@ int main(int argc, char **argv)
         /* --latency strict (default: a figure over its bound fails) or
          * report (it is printed as SLOW; the tests use this). */
         int strict = 1, n = 0;
+        struct ref_time_use tu = {{100, 300, 1000}, 3, 5};
         for (int i = 2; i < argc; i++) {
             if (strcmp(argv[i], "--latency") == 0 && i + 1 < argc &&
                 (strcmp(argv[i + 1], "strict") == 0 || strcmp(argv[i + 1], "report") == 0)) {
                 strict = argv[++i][0] == 's';
+                continue;
+            }
+            if (strcmp(argv[i], "--time-use") == 0 || strcmp(argv[i], "--time-use-moves") == 0) {
+                if (i + 1 >= argc || parse_time_use(argv[i], argv[i + 1], &tu) < 0) {
+                    fprintf(stderr, "medan-referee: %s takes %s, not '%s'\n", argv[i],
+                            strcmp(argv[i], "--time-use") != 0 ? "a count 1..100"
+                                        : "none or ms,ms,... (at most 8, each 1..60000)",
+                            i + 1 < argc ? argv[i + 1] : "");
+                    cleanup(&m);
+                    return 1;
+                }
+                i++;
                 continue;
             }
             argv[2 + n++] = argv[i];
@@ -349,7 +391,7 @@ int main(int argc, char **argv)
             return 1;
         }
         catch_stops(NULL);
-        rc = ref_check_main(&m, strict);
+        rc = ref_check_main(&m, strict, &tu);
         cleanup(&m);
         return rc;
     }

@@ -13,6 +13,19 @@ void ref_tc_clear(struct ref_tc *tc)
     memset(tc, 0, sizeof *tc);
     tc->base_ms = -1;
     tc->movetime_ms = -1;
+    tc->margin_ms = -1;
+}
+
+/* How far past zero a clock may go. */
+static int64_t clock_margin_ms(const struct ref_tc *tc)
+{
+    return tc->margin_ms >= 0 ? tc->margin_ms : 0;
+}
+
+/* How late past st= a bestmove may come (see REF_ST_GRACE_MS). */
+static int64_t st_margin_ms(const struct ref_tc *tc)
+{
+    return tc->margin_ms >= 0 ? tc->margin_ms : tc->movetime_ms + REF_ST_GRACE_MS;
 }
 
 /* Decimal seconds with at most 3 decimals, exact in milliseconds. */
@@ -189,11 +202,11 @@ int ref_clock_charge(struct ref_clock *c, const struct ref_tc *tc,
     int64_t used_ms = (used_us + 999) / 1000; /* never round in its favour */
     c->moves++;
     if (tc->movetime_ms >= 0 &&
-        used_us > (tc->movetime_ms + tc->margin_ms) * 1000)
+        used_us > (tc->movetime_ms + st_margin_ms(tc)) * 1000)
         return -1;
     if (tc->base_ms < 0)
         return 0;
-    if (used_us > (c->left_ms + tc->margin_ms) * 1000)
+    if (used_us > (c->left_ms + clock_margin_ms(tc)) * 1000)
         return -1;
     c->left_ms -= used_ms;
     if (c->left_ms < 0)
@@ -208,9 +221,9 @@ int64_t ref_clock_allow_us(const struct ref_clock *c, const struct ref_tc *tc)
 {
     int64_t a = -1;
     if (tc->base_ms >= 0)
-        a = (c->left_ms + tc->margin_ms) * 1000;
+        a = (c->left_ms + clock_margin_ms(tc)) * 1000;
     if (tc->movetime_ms >= 0) {
-        int64_t m = (tc->movetime_ms + tc->margin_ms) * 1000;
+        int64_t m = (tc->movetime_ms + st_margin_ms(tc)) * 1000;
         if (a < 0 || m < a)
             a = m;
     }

@@ -5,7 +5,9 @@
  *   st=<s>                  fixed time per move (movetime)
  *   depth=<n>  nodes=<n>    search limits (with or without a clock)
  *   timemargin=<ms>         how far a clock may go below zero before the
- *                           move counts as a time loss (default 0)
+ *                           move counts as a time loss (default 0); with
+ *                           st=, how late a bestmove may come (default:
+ *                           st + REF_ST_GRACE_MS, only a gross overrun)
  *
  * Increment rule (documented in docs/referee.md): after each move the
  * mover's clock loses the thinking time measured by the referee; if it is
@@ -26,8 +28,15 @@ struct ref_tc {
     int64_t movetime_ms;/* -1 = none (st=) */
     int depth;          /* 0 = none */
     uint64_t nodes;     /* 0 = none */
-    int64_t margin_ms;
+    int64_t margin_ms;  /* -1 = not given: 0 for clocks, the grace below for st= */
 };
+
+/* st= without timemargin: engines now think the whole movetime (less
+ * MoveOverhead), so a loaded machine makes a few ms late the rule, not a
+ * fault.  Only a bestmove later than 2 * st + REF_ST_GRACE_MS (a hung or
+ * runaway engine) then loses on time; timemargin=MS asks for the strict
+ * rule (cutechess's: later than st + MS loses). */
+#define REF_ST_GRACE_MS 1000
 
 struct ref_clock {
     int64_t left_ms;    /* time on the clock */

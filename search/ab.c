@@ -181,7 +181,7 @@ static void check_time(struct ab *ab)
         return;
     if (ab->tm && tm_hard_stop(ab->tm))
         ab->stopped = 1;
-    else if (ab->node_limit && ab->nodes >= ab->node_limit)
+    else if ((ab->nodes & AB_NODES_MASK) == 0 && ab->node_limit && ab->nodes >= ab->node_limit)
         ab->stopped = 1;
 }
 
@@ -459,10 +459,14 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         ab->npath--;
         if (ab->stopped)
             return 0;
+        if (root && m == ab->root_prev)
+            ab->root_prev_done = 1;
         if (s > best) {
             best = s;
             if (s > alpha) {
                 alpha = s;
+                if (root)
+                    ab->root_score = s;
                 bestmove = (uint32_t)m;
                 ab->pv[ply][0] = m;
                 memcpy(&ab->pv[ply][1], ab->pv[ply + 1], (size_t)ab->pvlen[ply + 1] * sizeof(gmove));
@@ -575,7 +579,9 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 alpha = score - delta;
                 beta = score + delta;
             }
+            ab->root_prev = depth > 1 ? best : GAME_MOVE_NONE;
             for (;;) {
+                ab->root_prev_done = 0;
                 s = search(ab, 0, depth, alpha, beta, 0);
                 if (ab->stopped)
                     break;
@@ -589,6 +595,17 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 delta += delta / 2 + AB_ASP_GROW;
                 if (delta > AB_ASP_MAX)
                     alpha = -INF, beta = INF;
+            }
+            if (ab->stopped && k == 0 && ab->root_prev_done && ab->pvlen[0] > 0) {
+                /* stopped mid-iteration (the hard stop of movetime, stop,
+                 * nodes): the move in pv[0] was searched to the end at this
+                 * depth and scored best among those searched, the previous
+                 * iteration's best among them, so it is at least as good;
+                 * its line is shown, so the bestmove is the last pv's */
+                best = ab->pv[0][0];
+                bestpvlen = ab->pvlen[0];
+                memcpy(bestpv, ab->pv[0], (size_t)bestpvlen * sizeof(gmove));
+                report(ab, &tm, depth, 1, ab->root_score, bestpv, bestpvlen);
             }
             if (ab->stopped || ab->pvlen[0] == 0)
                 break;

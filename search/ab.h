@@ -89,10 +89,14 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
 /* Time: iterations with an unchanged best move before it counts as fully
  * stable (tm_continue's stability 1). */
 #define AB_STABLE_ITERATIONS 4
-/* How often the search looks at the stop flag and at the clock (node
- * count masks: every 256 and every 1024 nodes). */
+/* How often the search looks at the stop flag, at the clock and at the
+ * node limit (node count masks: every 256, 256 and 1024 nodes).  The clock
+ * (a vDSO read) every 256: an evaluation-heavy node (Fetlar's tactics) is
+ * tens of microseconds on a loaded machine, and movetime is used to its hard
+ * stop.  The node limit every 1024, as always: `go nodes` stays the same. */
 #define AB_STOP_MASK 255
-#define AB_CLOCK_MASK 1023
+#define AB_CLOCK_MASK 255
+#define AB_NODES_MASK 1023
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
 
@@ -139,6 +143,9 @@ struct ab {
     int root_seat;      /* seat to move at the root of the last search */
     gmove excluded[AB_MAX_MULTIPV]; /* root moves already shown (multipv) */
     int nexcluded;
+    gmove root_prev;    /* the previous iteration's best move (GAME_MOVE_NONE at depth 1) */
+    int root_prev_done; /* ... searched to the end in this iteration */
+    int root_score;     /* the score of pv[0][0] at the root */
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];
 };

@@ -22,7 +22,7 @@
  * far from INT64_MAX. */
 #define MEP_MAX_MS 1000000000000LL
 /* MoveOverhead, the ms kept in hand per move (the library's option). */
-#define MEP_DEFAULT_MOVE_OVERHEAD_MS 50
+#define MEP_DEFAULT_MOVE_OVERHEAD_MS 10
 #define MEP_MAX_MOVE_OVERHEAD_MS 10000
 
 struct limits {

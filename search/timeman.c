@@ -18,6 +18,7 @@ void tm_init(struct timeman *tm, const struct search_req *req, int seat)
     tm->req = req;
     tm->start_us = req->start_us;
     tm->soft_us = tm->hard_us = -1;
+    tm->fixed = false;
     if (l->infinite)
         return;
     if (l->movetime >= 0) {
@@ -25,6 +26,7 @@ void tm_init(struct timeman *tm, const struct search_req *req, int seat)
         if (t < mt * TM_MOVETIME_MIN_PCT / 100)
             t = mt * TM_MOVETIME_MIN_PCT / 100; /* short movetimes: keep half, not nothing */
         tm->soft_us = tm->hard_us = t > TM_MIN_HARD_US ? t : TM_MIN_HARD_US;
+        tm->fixed = true;
     }
     if (seat >= 1 && seat <= GAME_MAX_SEATS && l->time[seat] >= 0) {
         int64_t left = us_of(l->time[seat]), inc = us_of(l->inc[seat]);
@@ -42,10 +44,15 @@ void tm_init(struct timeman *tm, const struct search_req *req, int seat)
             hard = TM_MIN_HARD_US;
         if (soft < TM_MIN_SOFT_US)
             soft = TM_MIN_SOFT_US;
-        if (tm->hard_us < 0 || hard < tm->hard_us)
+        /* with movetime too, the clock governs when it allows less */
+        if (tm->hard_us < 0 || hard < tm->hard_us) {
             tm->hard_us = hard;
-        if (tm->soft_us < 0 || soft < tm->soft_us)
+            tm->fixed = false;
+        }
+        if (tm->soft_us < 0 || soft < tm->soft_us) {
             tm->soft_us = soft;
+            tm->fixed = false;
+        }
     }
 }
 
@@ -68,6 +75,8 @@ bool tm_continue(struct timeman *tm, double stability)
         return false;
     if (tm->soft_us < 0 || pondering(tm))
         return true;
+    if (tm->fixed) /* movetime: the whole of it, the hard stop ends the search */
+        return tm_elapsed_us(tm) < tm->hard_us;
     /* an unstable best move earns up to TM_UNSTABLE_SCALE times the soft
      * limit, a stable one as little as TM_STABLE_SCALE times */
     double f = TM_UNSTABLE_SCALE -

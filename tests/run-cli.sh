@@ -66,6 +66,24 @@ check "$rc/$(count "^medan-loa: bad option: error unknown_option no option 'Nope
 "$BIN/medan-loa" analyze --option Hash=2 --nodes 500 >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count '^info ' "$T/o" | sed 's/^[1-9][0-9]*$/N/')/$(count '^bestmove [a-h][1-8]-[a-h][1-8]' "$T/o")" "0/N/1" \
     "analyze: info lines, then one bestmove"
+# analyze --multipv N: go multipv N, the N best moves at every depth, one line each
+"$BIN/medan-loa" analyze --depth 3 --multipv 3 >"$T/o" 2>"$T/e"; rc=$?
+firsts=$(sed -n 's/^info depth 3 .* multipv \([1-3]\) .* pv \([^ ]*\).*/\1 \2/p' "$T/o")
+check "$rc/$(echo "$firsts" | awk '{print $1}' | tr -d '\n')/$(echo "$firsts" | awk '{print $2}' | sort -u | wc -l | tr -d ' ')" \
+    "0/123/3" "analyze --multipv 3: three lines at the last depth, three different first moves"
+check "$(sed -n 's/^bestmove \([^ ]*\).*/\1/p' "$T/o")" "$(echo "$firsts" | sed -n 's/^1 //p')" \
+    "analyze --multipv 3: the bestmove is line 1's first move"
+"$BIN/medan-palagan" analyze --multipv 2 --nodes 300 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count ' multipv 2 ' "$T/o" | sed 's/^[1-9][0-9]*$/N/')/$(count '^bestmove ' "$T/o")" "0/N/1" \
+    "medan-palagan analyze --multipv 2: second lines, one bestmove"
+"$BUILD/games/medan-nim" analyze --multipv 2 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^info depth 8 .* multipv 2 ' "$T/o")" "0/1" \
+    "analyze --multipv alone: the default depth 8 still bounds the search"
+"$BIN/medan-loa" analyze --multipv 0 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^medan-loa: cannot search: error bad_value go: multipv takes 1..256' "$T/e")/$(wc -c <"$T/o" | tr -d ' ')" \
+    "1/1/0" "analyze --multipv 0: go's check, nothing searched"
+"$BIN/medan-loa" analyze --multipv >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "^medan-loa: unexpected argument '--multipv'" "$T/e")" "1/1" "analyze --multipv without N: refused"
 
 # --- medan-battalion-duplicate --fit: the learned leaf's weights --------------------------------
 "$BIN/medan-battalion-duplicate" --fit 400 --players 5 --fit-drop chips >"$T/o" 2>"$T/e"; rc=$?

@@ -304,6 +304,19 @@ $REF check --latency report $slow >"$T/slow2.out" 2>&1
 # (On a busy machine other items may be SLOW too: count at least one.)
 check "$(count '^SLOW  movetime respected' "$T/slow2.out")/$(count ' [1-9][0-9]* slow ' "$T/slow2.out")" "1/1" \
     "check --latency report: the late bestmove is a SLOW figure, not a failure"
+# Time use: a figure per movetime (median, max, share of it), reported, not
+# bounded (a loaded machine makes it late), except a gross overrun.
+$REF check --game loa --latency report --time-use 30,100 --time-use-moves 3 \
+    --engine cmd="$BIN/medan-loa" >"$T/tu.out" 2>&1
+check "$(grep -c '^PASS  time use, go movetime \(30\|100\) .*median [0-9.]* ms ([0-9]*%), max [0-9.]* ms ([0-9]*%), 3 moves$' "$T/tu.out")" 2 \
+    "check: time use of medan-loa for movetime 30 and 100 (median, max, %)"
+grep '^.... *time use' "$T/tu.out" | sed 's/^/    /'
+$REF check --game loa --latency report --time-use 100 --time-use-moves 2 \
+    --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=overrun st=0.05 >"$T/tu2.out" 2>&1
+check "$?/$(grep -c '^FAIL  time use, go movetime 100 .*1 moves; over 2 x 100 ms + 1 s$' "$T/tu2.out")" 1/1 \
+    "check: a bestmove over 2 x movetime + 1 s fails the time use item"
+$REF check --game loa --time-use 0 --engine cmd=$MOCK >"$T/tu3.out" 2>&1
+check "$?/$(count 'time-use takes' "$T/tu3.out")" 1/1 "check: --time-use 0 refused"
 $REF check --game loa --engine cmd=$MOCK arg=--mode arg=crash >"$T/chk2.out" 2>&1 &&
     bad "check passes a crashing engine" || ok "check fails a crashing engine"
 

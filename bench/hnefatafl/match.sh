@@ -7,7 +7,7 @@
 #   defaults:                 30      1    1      hnef-match.jsonl  1         200
 #
 # MARGIN is the referee's timemargin (ms a bestmove may come late before it is
-# a time loss): both engines aim at ST less their MoveOverhead (50 ms), but on
+# a time loss): both engines aim at ST less their MoveOverhead (now 10 ms), but on
 # a loaded machine the answer can still arrive a little after ST (seen: up to
 # 1.3 s for st=1 at load 14, for both engines), which without a margin ends
 # games as time forfeits.

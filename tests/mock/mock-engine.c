@@ -25,6 +25,8 @@
  *   shout         answers `go` with `BESTMOVE <move>` (capitals)
  *   slow          answers one `go` (the first after N) 400 ms after its
  *                 movetime, then plays normally
+ *   overrun       answers `go movetime M` with M >= 100 after 2 * M + 1.1 s
+ *                 (over check's gross time-use bound); shorter ones at once
  *
  * --spy FILE appends its arguments, its environment and every line it is
  * sent to FILE (each line starts with its pid), and declares the widest
@@ -309,6 +311,10 @@ int main(int argc, char **argv)
             } else if (bad_now("slow") && gos == after) {
                 char *t = strstr(line, "movetime ");
                 wait_stop((t ? atoi(t + 9) : 0) + 400, 0);
+                bestmove();
+            } else if (bad_now("overrun") && strstr(line, "movetime ") &&
+                       atoi(strstr(line, "movetime ") + 9) >= 100) {
+                wait_stop(2 * atoi(strstr(line, "movetime ") + 9) + 1100, 0);
                 bestmove();
             } else if (bad_now("late")) {
                 char key[16], *t;

@@ -93,13 +93,13 @@ static void test_budget(void **state)
     (void)state;
     ot_budget_defaults(&c);
 
-    /* movetime 1000: timeman's 950 ms, an overtime period of 950 + 1150 */
+    /* movetime 1000: timeman's 990 ms (MoveOverhead 10), an overtime period */
     req_init(&req);
     req.lim.movetime = 1000;
     ot_budget(&c, &req, 1, &b);
-    assert_true(b.think_ms >= 950 - since_ms(&req) && b.think_ms <= 950);
+    assert_true(b.think_ms >= 990 - since_ms(&req) && b.think_ms <= 990);
     assert_int_equal(b.clock_ms, b.think_ms + OT_DEFAULT_PAD_MS);
-    assert_true(b.giveup_us >= 1940000 && b.giveup_us <= 1950000);
+    assert_true(b.giveup_us >= 1980000 && b.giveup_us <= 1990000);
     ot_clock_line(&b, line, sizeof line);
     char want[128];
     snprintf(want, sizeof want, "clock %lld* %lld* %lld 2 2", (long long)b.clock_ms,
@@ -134,7 +134,7 @@ static void test_budget(void **state)
     req.lim.movetime = 1000;
     req.start_us -= 400000;
     ot_budget(&c, &req, 1, &b);
-    assert_true(b.think_ms >= 950 - since_ms(&req) && b.think_ms <= 550);
+    assert_true(b.think_ms >= 990 - since_ms(&req) && b.think_ms <= 590);
 
     /* limits far beyond what MEP accepts (issue 10): timeman clamps them,
      * nothing overflows (UBSan aborted here), the budget stays long */

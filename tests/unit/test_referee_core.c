@@ -313,13 +313,32 @@ static void test_clock(void **state)
     assert_int_equal(ref_clock_charge(&c, &tc, 1030000), 0);
     assert_int_equal(c.left_ms, 100);
     assert_int_equal(ref_clock_charge(&c, &tc, 151000), -1);
-    /* movetime only */
+    /* movetime only: without timemargin a few ms (or 1 s) late is no loss,
+     * only past 2 * st + REF_ST_GRACE_MS (a hung engine) */
     ref_tc_clear(&tc);
     ref_tc_set(&tc, "st", "0.2");
     ref_clock_start(&c, &tc);
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 400000 + REF_ST_GRACE_MS * 1000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 199000), 0);
+    assert_int_equal(ref_clock_charge(&c, &tc, 201000), 0);
+    assert_int_equal(ref_clock_charge(&c, &tc, 1400000), 0);
+    assert_int_equal(ref_clock_charge(&c, &tc, 1400001), -1);
+    /* timemargin given: the strict rule, st + margin (cutechess's) */
+    ref_tc_set(&tc, "timemargin", "0");
     assert_int_equal(ref_clock_allow_us(&c, &tc), 200000);
     assert_int_equal(ref_clock_charge(&c, &tc, 199000), 0);
     assert_int_equal(ref_clock_charge(&c, &tc, 201000), -1);
+    ref_tc_set(&tc, "timemargin", "30");
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 230000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 229000), 0);
+    assert_int_equal(ref_clock_charge(&c, &tc, 231000), -1);
+    /* a clock with st=: the clock's margin stays 0 when none is given */
+    ref_tc_clear(&tc);
+    ref_tc_set(&tc, "tc", "0.1");
+    ref_tc_set(&tc, "st", "0.2");
+    ref_clock_start(&c, &tc);
+    assert_int_equal(ref_clock_allow_us(&c, &tc), 100000);
+    assert_int_equal(ref_clock_charge(&c, &tc, 101000), -1);
     ref_tc_clear(&tc);
     ref_tc_set(&tc, "depth", "3");
     assert_int_equal(ref_clock_allow_us(&c, &tc), -1);

@@ -12,7 +12,7 @@ option name ClearHash type button
 option name SearchParams type string default <empty>
 option name Contempt type spin default 200 min 0 max 1000
 option name Weights type string default <empty>
-option name MoveOverhead type spin default 50 min 0 max 10000
+option name MoveOverhead type spin default 10 min 0 max 10000
 mepok
 > newgame size=9
 error bad_value fetlar has no parameter 'size'

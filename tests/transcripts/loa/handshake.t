@@ -11,7 +11,7 @@ option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
 option name SearchParams type string default <empty>
 option name Weights type string default <empty>
-option name MoveOverhead type spin default 50 min 0 max 10000
+option name MoveOverhead type spin default 10 min 0 max 10000
 mepok
 > isready
 readyok

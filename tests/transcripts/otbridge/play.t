@@ -11,7 +11,7 @@ protocol 1
 game fetlar players 2
 option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default opentafl var opentafl var random
-option name MoveOverhead type spin default 50 min 0 max 10000
+option name MoveOverhead type spin default 10 min 0 max 10000
 mepok
 > newgame
 ok

@@ -14,7 +14,7 @@ option name Strategy type combo default search var search var greedy var random
 option name Rave type combo default rave var rave var grave
 option name GraveRef type spin default 25 min 1 max 1000000
 option name TreeReuse type check default false
-option name MoveOverhead type spin default 50 min 0 max 10000
+option name MoveOverhead type spin default 10 min 0 max 10000
 mepok
 > setoption name Rave value grave
 ok
