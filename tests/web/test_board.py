@@ -273,7 +273,6 @@ check('Black\u2019s side' in text('evalgraph'), 'the graph says its point of vie
 click('#graph .gpt[data-ply="0"]')
 wait(lambda: state()['ply'] == 0, 'the graph clicked')
 check(state()['ply'] == 0, 'the graph: a click on a point goes to that position')
-shot('web-analysis-graph.png')
 
 # ---- records out and in -------------------------------------------------------------------
 click('#moves li.main .mv[data-ply="2"]')
@@ -374,6 +373,27 @@ want = sum(m_.startswith('@') for li, l in enumerate(info) for t in l['pv'].spli
 got = js("return document.querySelectorAll('circle.summon').length")
 check(want == got and want > 0, 'Palagan: the summons of the PV drawn as rings (%d in the PV, %d drawn)' % (want, got))
 shot('web-analysis-palagan.png')
+
+# ---- a longer line evaluated (the graph's screenshot) ------------------------------------------
+new_game({'game': 'loa', 'mode': 'analyse'})
+for k in range(16):
+    lg = state()['legal']
+    if not lg:
+        break
+    tok = lg[(k * 7 + 3) % len(lg)]
+    d.execute_async_script("const cb = arguments[1]; act('move', {move: arguments[0]}).then(() => cb(1));", tok)
+    wait(lambda: state()['ply'] == k + 1, 'move %d' % (k + 1))
+n = state()['ply']
+d.find_element(By.ID, 'sweep-depth').send_keys('3')
+click('#sweep')
+wait(lambda: find('#sweep').text == 'Evaluate the line' and
+     len(d.find_elements(By.CSS_SELECTOR, '#graph .gpt circle')) >= n, 'the long line evaluated', timeout=WAIT * 4)
+check(len(d.find_elements(By.CSS_SELECTOR, '#graph .gpt circle')) == n + 1 and state()['ply'] == n,
+      'the graph of a %d-ply line: a point per position, the board back at the end of the line' % n)
+click('#graph .gpt[data-ply="%d"]' % (n // 2))
+wait(lambda: state()['ply'] == n // 2, 'the middle of the line')
+check(state()['ply'] == n // 2 and len(moves()) == n, 'the graph: a click goes there, the line kept')
+shot('web-analysis-graph.png')
 
 # ---- the analysis round trip (figure) ------------------------------------------------------------
 new_game({'game': 'loa', 'mode': 'analyse'})

@@ -159,8 +159,10 @@ function analysisMoves(st, ol) {
       for (const alt of p.kids.slice(1)) variation(vl, alt, d);
     }
   }
+  // the current move in view, scrolling the list only (not the page)
   const cur = ol.querySelector('.cur');
-  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+  if (cur && (cur.offsetTop < ol.scrollTop || cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight))
+    ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
 }
 
 /* ---- scores ------------------------------------------------------------- */
@@ -248,6 +250,7 @@ async function sweepLine() {
   const sw = A.sweep = { stop: false };
   $('sweep').textContent = 'Stop evaluating';
   const line = A.tree.line.slice();
+  const back = A.tree.cur;                 // where the board returns at the end
   const has = (n) => n.score && n.score.depth >= depth;
   for (const n of line) {
     if (sw.stop || !M.state) break;
@@ -263,6 +266,7 @@ async function sweepLine() {
     }
   }
   if (M.state && M.state.analysing) await act('analyse', { on: false });
+  if (M.state && A.tree && A.tree.cur !== back && !sw.stop) await goTo(back, true);
   A.sweep = null;
   $('sweep').textContent = 'Evaluate the line';
   if (M.state) analysisShow(M.state);
