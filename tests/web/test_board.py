@@ -321,8 +321,9 @@ check(state()['fen'] == pos and moves() == [], 'records in: a position string pa
 old = state()['id']
 find('#paste').clear()
 find('#paste').send_keys('[Game "loa"]\n1. b1-b3 b1-b3 *')
+js("say('')")
 click('#load-paste')
-wait(lambda: text('message'), 'the refusal')
+wait(lambda: 'move' in text('message'), 'the refusal')
 check(state()['id'] == old and 'move 2' in text('message'), 'records in: an illegal record refused with the reason: %r' % text('message'))
 
 # ---- hostile records and links -------------------------------------------------------------
@@ -363,6 +364,7 @@ wait(lambda: state()['game'] == 'palagan', 'a Palagan link')
 check(state()['params'] == 'size=5', 'a share link carries the game and its size')
 
 # ---- Palagan: summons drawn ------------------------------------------------------------------
+d.find_element(By.ID, 'multipv').send_keys('2')
 click('#analyse-start')
 wait(lambda: state()['info'] and state()['info'][0]['pv'] and d.find_elements(By.CSS_SELECTOR, '#svgboard'), 'Palagan analysis')
 time.sleep(0.3)
