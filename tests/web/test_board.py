@@ -191,9 +191,10 @@ check(lis and lis[0] == ['1\u2026', '2'], 'a game White opens starts with 1\u202
 # ---- Battalion: the moves labelled by seat -------------------------------------------
 new_game({'game': 'battalion', 'mode': 'play', 'seat': 3, 'players': 3, 'movetime': 20, 'strategy': 'random'})
 wait(lambda: len(state()['moves']) >= 1, 'Battalion engines to move')
-seats = js("return [...document.querySelectorAll('#moves li')].map((e) => e.dataset.seat)")
-movers = state()['movers']
-check(seats and len(seats) == len(state()['moves']) and all(x == 'seat %d' % k for x, k in zip(seats, movers))
+# the list and the state it was drawn from, read at once (the engines go on moving)
+seats, movers, nmoves = js("return [[...document.querySelectorAll('#moves li')].map((e) => e.dataset.seat),"
+                           " window.medan.state.movers, window.medan.state.moves.length]")
+check(seats and len(seats) == nmoves == len(movers) and all(x == 'seat %d' % k for x, k in zip(seats, movers))
       and js("return document.getElementById('moves').className") == 'seats',
       'Battalion: each move labelled by its seat (%s)' % seats[:4])
 
