@@ -266,10 +266,7 @@ function show(st) {
   ol.className = st.nseats === 2 ? 'pairs' : 'seats';
   if (st.mode === 'analyse') analysisMoves(st, ol);      // the tree of variations (analysis.js)
   else {
-    st.moves.forEach((m, i) => {
-      const li = html('li', Object.assign({ 'data-ply': i + 1 }, moveLabel(st, i)), ol, m);
-      if (li.dataset.col === '2' && i === 0) li.classList.add('first');
-    });
+    st.moves.forEach((m, i) => html('li', Object.assign({ 'data-ply': i + 1 }, moveLabel(st, i)), ol, m));
     ol.scrollTop = ol.scrollHeight;
   }
   if (st.mode === 'analyse') {
