@@ -1,7 +1,7 @@
 #!/bin/sh
 # medan-web in headless Chromium (tests/web/test_web.py): every game played
 # through the page, analysis, a match, the server's refusals, engine crash
-# and reaping.  Screenshots and the benchmark figures go to BUILD/web/.
+# and reaping; then the analysis board (tests/web/test_board.py).  Screenshots and the benchmark figures go to BUILD/web/.
 #   usage: sh tests/run-web.sh BUILD BIN
 set -u
 BUILD=${1:-build}
@@ -21,6 +21,8 @@ fi
 rm -rf "$OUT" && mkdir -p "$OUT"
 timeout 1200 "$PY" tests/web/test_web.py "$BIN" "$OUT"
 rc=$?
+# the analysis board: variations, eval bar and graph, records, share link, drag and drop
+timeout 900 "$PY" tests/web/test_board.py "$BIN" "$OUT" || rc=1
 [ $rc = 0 ] && echo "web tests: all passed (screenshots in $OUT)" || {
     echo "web tests: FAILED (server log: $OUT/server.log)" >&2
     tail -20 "$OUT/server.log" >&2

@@ -39,3 +39,9 @@ web-uninstall:
 web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee
 	@sh tests/run-web.sh $(BUILD) $(BIN)
 TEST_STAGES += web-test
+
+# The record reader's unit test links only it (and jansson).
+$(BUILD)/tests/test_web_record: tests/unit/test_web_record.c $(BUILD)/gui-adapters/web/record.o $(FLAGS_STAMP) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/record.o $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson -lcmocka

@@ -2,6 +2,7 @@
  * `struct game`, its engines driven by one worker thread (see web.h). */
 #include "web.h"
 #include "match.h"
+#include "record.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -373,6 +374,7 @@ static void close_session(struct sess *s)
 }
 
 static void *worker(void *arg);
+static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t n);
 
 /* ---- JSON helpers --------------------------------------------------- */
 
@@ -568,7 +570,55 @@ static int start_from(struct sess *s, const char *fen, char *err, size_t n)
     return 0;
 }
 
-int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
+/* The moves of a request (a record, a share link) played from the start,
+ * then the cursor put at "ply" (default: the last move). */
+static int start_moves(struct sess *s, json_t *req, char *err, size_t n)
+{
+    json_t *moves = json_object_get(req, "moves"), *v;
+    long long ply;
+    size_t i;
+    if (!moves || json_is_null(moves))
+        return 0;
+    if (!json_is_array(moves)) {
+        snprintf(err, n, "'moves' is a list of move tokens");
+        return -1;
+    }
+    if (json_array_size(moves) && (s->mode == WEB_MATCH || (s->hidden && s->mode != WEB_ANALYSE))) {
+        snprintf(err, n, "moves to start from are for play and analysis%s",
+                 s->hidden ? " (analysis only in a hidden-card game)" : "");
+        return -1;
+    }
+    json_array_foreach(moves, i, v) {
+        char e2[GAME_ERR_LEN];
+        if (!json_is_string(v)) {
+            snprintf(err, n, "'moves' is a list of move tokens");
+            return -1;
+        }
+        if (play_token(s, json_string_value(v), e2, sizeof e2) != GAME_OK) {
+            snprintf(err, n, "move %zu '%.40s': %s", i + 1, json_string_value(v), e2);
+            return -1;
+        }
+    }
+    /* a game played goes on from its last move; an analysis anywhere */
+    if (jint(req, "ply", s->n, s->mode == WEB_ANALYSE ? 0 : s->n, s->n, &ply, err, n) < 0)
+        return -1;
+    replay(s, (int)ply);
+    return 0;
+}
+
+int sess_create(json_t *req0, char *id, size_t idn, char *err, size_t n)
+{
+    /* A pasted record becomes the request a share link makes. */
+    json_t *req = web_rec_request(req0, err, n);
+    int code;
+    if (!req)
+        return 400;
+    code = sess_create_req(req, id, idn, err, n);
+    json_decref(req);
+    return code;
+}
+
+static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t n)
 {
     const char *game = jstr(req, "game", NULL), *mode = jstr(req, "mode", "play");
     const struct game *g;
@@ -620,26 +670,27 @@ int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n)
     }
     snprintf(s->id, sizeof s->id, "%016" PRIx64 "%016" PRIx64, rnd[0], rnd[1]);
     new_game(s);
+    if (s->mode == WEB_MATCH && jstr(req, "fen", NULL)) {
+        snprintf(err, n, "a match starts from its openings, not a position string");
+        sess_free(s);
+        return 400;
+    }
+    if (start_from(s, jstr(req, "fen", NULL), err, n) < 0 ||
+        start_moves(s, req, err, n) < 0) {
+        sess_free(s);
+        return 400;
+    }
     if (s->mode == WEB_MATCH) {
         /* The referee's library plays it (match.c); the board follows. */
         static const struct web_match_hooks hooks0 = {NULL, mh_start, mh_move,
                                                       mh_changed};
         struct web_match_hooks h = hooks0;
         h.ctx = s;
-        if (jstr(req, "fen", NULL)) {
-            snprintf(err, n, "a match starts from its openings, not a position string");
-            sess_free(s);
-            return 400;
-        }
         s->wm = web_match_start(s->g, s->eng_params, req, &h, err, n);
         if (!s->wm) {
             sess_free(s);
             return 400;
         }
-    }
-    if (start_from(s, jstr(req, "fen", NULL), err, n) < 0) {
-        sess_free(s);
-        return 400;
     }
     if (s->human > s->nseats) {
         snprintf(err, n, "'seat' takes a seat from 1 to %d", s->nseats);
@@ -762,6 +813,18 @@ static json_t *state_locked(struct sess *s)
     for (int i = 0; i < s->n; i++)
         json_array_append_new(moves, json_string(s->tok[i]));
     json_object_set_new(o, "moves", moves);
+    /* Who made each move (public: the page labels and numbers the moves). */
+    {
+        json_t *movers = json_array();
+        void *x = xmalloc(s->g->state_size);
+        memcpy(x, s->start, s->g->state_size);
+        for (int i = 0; i < s->n; i++) {
+            json_array_append_new(movers, json_integer(s->g->to_move(x)));
+            s->g->play(x, s->mv[i]);
+        }
+        free(x);
+        json_object_set_new(o, "movers", movers);
+    }
     json_object_set_new(o, "ply", json_integer(s->ply));
     if (!r.over && (s->mode == WEB_ANALYSE ||
                     (s->mode == WEB_PLAY && tm == s->human && s->ply == s->n))) {
@@ -939,6 +1002,7 @@ static int act_undo(struct sess *s, char *err, size_t n)
 
 static int act_position(struct sess *s, json_t *req, char *err, size_t n)
 {
+    long long ply = 0;
     const char *fen = jstr(req, "fen", "");
     json_t *moves = json_object_get(req, "moves");
     size_t i;
@@ -999,6 +1063,8 @@ static int act_position(struct sess *s, json_t *req, char *err, size_t n)
                 break;
             }
         }
+        if (rc == GAME_OK && jint(req, "ply", s->n, 0, s->n, &ply, err, n) < 0)
+            rc = GAME_ESYNTAX;
         if (rc != GAME_OK) {       /* put everything back */
             memcpy(s->start, old_start, s->g->state_size);
             memcpy(s->st, save, s->g->state_size);
@@ -1018,6 +1084,7 @@ static int act_position(struct sess *s, json_t *req, char *err, size_t n)
         if (rc != GAME_OK)
             return 400;
     }
+    replay(s, (int)ply);            /* the cursor: "ply", else the last move */
     s->nseats = s->g->nseats(s->st);
     s->pos_gen++;
     s->game_gen++;

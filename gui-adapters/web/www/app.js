@@ -247,17 +247,16 @@ function show(st) {
   // moves
   const ol = $('moves');
   ol.innerHTML = '';
-  st.moves.forEach((m, i) => {
-    const li = html('li', { 'data-ply': i + 1 }, ol, m);
-    if (st.mode === 'analyse') {
-      if (i + 1 === st.ply) li.className = 'cur';
-      li.onclick = () => act('step', { ply: i + 1 });
-    }
-  });
-  ol.scrollTop = ol.scrollHeight;
+  ol.className = st.nseats === 2 ? 'pairs' : 'seats';
+  if (st.mode === 'analyse') analysisMoves(st, ol);      // the tree of variations (analysis.js)
+  else {
+    st.moves.forEach((m, i) => html('li', Object.assign({ 'data-ply': i + 1 }, moveLabel(st, i)), ol, m));
+    ol.scrollTop = ol.scrollHeight;
+  }
   if (st.mode === 'analyse') {
     if (document.activeElement !== $('fen')) $('fen').value = st.fen;
     showAnalysis(st);
+    analysisShow(st);      // eval bar and graph, records, share link (analysis.js)
   } else {
     $('analysis').innerHTML = '';
     if (st.mode === 'play' && st.info && st.info.length && st.info_seat) {
@@ -268,6 +267,19 @@ function show(st) {
   }
   if (st.mode === 'match') showMatch(st);
   $('undo').disabled = !(st.mode === 'play' && st.moves.length && st.game !== 'battalion');
+}
+
+/* How a move is shown: numbered in pairs in a two-seat game (1. a b 2. c),
+ * by seat in Battalion; data attributes, the text stays the token. */
+function moveLabel(st, i) {
+  const movers = st.movers || [];
+  const who = movers[i] || 0;
+  if (st.nseats !== 2) return who ? { 'data-seat': 'seat ' + who } : {};
+  const first = movers[0] || 1;
+  const k = i + (first === 2 ? 1 : 0);
+  const n = Math.floor(k / 2) + 1;
+  return k % 2 === 0 ? { 'data-num': n + '.', 'data-col': '1' }
+                     : { 'data-num': i === 0 ? n + '\u2026' : '', 'data-col': '2' };
 }
 
 function resultText(st) {
@@ -422,19 +434,33 @@ function clickSquare(st, cell, from) {
 
 /* ---- PV arrows (analysis) ------------------------------------------------ */
 
+/* A colour per analysis line (line 1 first), shared by the arrows and the
+ * list of lines. */
+const PV_COLOURS = ['#1e5aa8', '#2e8b3e', '#c07000', '#a8321e', '#7b3fa0', '#3a8a8a', '#8a6d3b', '#555555'];
+
 function drawArrows(st, svg, center, cellsOf) {
   if (st.mode !== 'analyse' || !st.info || !st.info.length) return;
   const defs = el('defs', {}, svg);
-  const mk = el('marker', { id: 'ah', viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: 'auto' }, defs);
-  el('path', { d: 'M0 0L10 5L0 10z', fill: '#1e5aa8' }, mk);
   st.info.forEach((line, li) => {
+    const colour = PV_COLOURS[(line.multipv - 1) % PV_COLOURS.length];
+    const mk = el('marker', { id: 'ah' + line.multipv, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 4,
+                              markerHeight: 4, orient: 'auto' }, defs);
+    el('path', { d: 'M0 0L10 5L0 10z', fill: colour }, mk);
     const pv = (line.pv || '').split(' ').filter(Boolean).slice(0, li ? 1 : 3);
     pv.forEach((tok, i) => {
+      const opacity = li ? 0.6 : [0.85, 0.55, 0.35][i];
       for (const [a, b] of cellsOf(tok)) {
+        if (!center(a) || !center(b)) continue;
         const [x1, y1] = center(a), [x2, y2] = center(b);
-        el('line', { x1, y1, x2, y2, class: 'arrow', 'marker-end': 'url(#ah)',
-                     'data-pv': tok, opacity: li ? 0.35 : [0.8, 0.5, 0.3][i],
-                     stroke: li ? '#a8321e' : '#1e5aa8' }, svg);
+        el('line', { x1, y1, x2, y2, class: 'arrow', 'marker-end': 'url(#ah' + line.multipv + ')',
+                     'data-pv': tok, 'data-line': line.multipv, opacity, stroke: colour }, svg);
+      }
+      // Palagan: a summon (@c3) is a ring on the cell it fills
+      for (const m of tok.split(',')) {
+        if (m[0] !== '@' || !center(m.slice(1))) continue;
+        const [x, y] = center(m.slice(1));
+        el('circle', { cx: x, cy: y, r: 13, class: 'arrow summon', fill: 'none', 'data-pv': tok,
+                       'data-line': line.multipv, opacity, stroke: colour }, svg);
       }
     });
   });
@@ -561,7 +587,7 @@ function drawHex(st, box) {
       html('span', {}, bar, 'Second maneuver: click on the board.');
     } else html('span', {}, bar, 'Click an empty cell to summon, or a piece then a cell to move or push.');
   }
-  drawArrows(st, svg, cxy, (tok) => tok.split(',').filter((m) => m.includes('-')).map((m) => m.split('-')));
+  drawArrows(st, svg, (c) => pos[c] && cxy(c), (tok) => tok.split(',').filter((m) => m.includes('-')).map((m) => m.split('-')));
 }
 
 function clickHex(st, c, grid, open, alone, seconds, side) {
@@ -749,8 +775,9 @@ function showAnalysis(st) {
   html('div', { id: 'analysis-state' }, a, st.analysing ? 'Analysing\u2026' : 'Analysis stopped.');
   const ol = html('ol', { id: 'pv-lines' }, a);
   for (const l of st.info || []) {
-    html('li', { 'data-multipv': l.multipv }, ol,
-         `depth ${l.depth} \u00B7 ${l.score || '-'} \u00B7 nodes ${l.nodes} \u00B7 ${l.pv}`);
+    const li = html('li', { 'data-multipv': l.multipv }, ol,
+                    `depth ${l.depth} \u00B7 ${l.score || '-'} \u00B7 nodes ${l.nodes} \u00B7 ${l.pv}`);
+    li.style.borderLeft = '6px solid ' + PV_COLOURS[(l.multipv - 1) % PV_COLOURS.length];
   }
   $('analyse-start').disabled = st.analysing || !!st.result;
   $('analyse-stop').disabled = !st.analysing;
@@ -775,6 +802,7 @@ async function resume() {
   if (M.es) { M.es.close(); M.es = null; }
   M.state = null;
   $('board').innerHTML = '';
+  $('turnbar').innerHTML = '';       // a Palagan Pass bar must not outlive its game
   $('moves').innerHTML = '';
   $('status').textContent = '';
   $('result').textContent = '';
@@ -831,7 +859,7 @@ async function init() {
   matchInit();   // match.js
   window.addEventListener('hashchange', () => { setView(location.hash.slice(1)); resume(); });
   setView(location.hash.slice(1));
-  await resume();
+  if (!(await openShareLink())) await resume();    // a share link (analysis.js) or this tab's game
   M.ready = true;     // for scripts: the page has its game (or its match form)
 }
 
