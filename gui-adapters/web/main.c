@@ -306,6 +306,8 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
                 return MHD_YES;              /* the socket keeps the reference */
             else
                 ret = send_error(c, code, err);
+        } else if (!post && strcmp(action, "engines") == 0) {
+            ret = send_json(c, 200, sess_engines(s));
         } else if (!post && strcmp(action, "legal") == 0) {
             const char *first = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "first");
             json_t *l = sess_legal_after(s, first ? first : "", err, sizeof err);
@@ -420,14 +422,28 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* libmicrohttpd's messages, less the one about a page that went away
- * while its event stream was open (that is how a tab closes). */
+ * (that is how a tab closes), and the one about a connection refused at
+ * the limits or cut short at most once a minute (a greedy client must not
+ * flood the log). */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static int64_t last_limit = INT64_MIN / 2;
     char buf[512];
     (void)cls;
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (strstr(buf, "no longer available") || strstr(buf, "Connection reset"))
         return;
+    if (strstr(buf, "limit") || strstr(buf, "incomplete")) {
+        int64_t t = now_us(), quiet;
+        pthread_mutex_lock(&mu);
+        quiet = t - last_limit < 60 * 1000000LL;
+        if (!quiet)
+            last_limit = t;
+        pthread_mutex_unlock(&mu);
+        if (quiet)
+            return;
+    }
     fprintf(stderr, "medan-web: %s", buf);
 }
 

@@ -947,6 +947,17 @@ json_t *sess_state(struct sess *s, uint64_t *version)
     return o;
 }
 
+json_t *sess_engines(struct sess *s)
+{
+    json_t *pids = json_array();
+    pthread_mutex_lock(&s->mu);
+    for (int k = 0; k <= GAME_MAX_SEATS; k++)
+        if (web_eng_pid(s->seat[k].e))
+            json_array_append_new(pids, json_integer(web_eng_pid(s->seat[k].e)));
+    pthread_mutex_unlock(&s->mu);
+    return json_pack("{s:o}", "engine_pids", pids);
+}
+
 /* Counts only: the ids are the pages' own business (a list of them would
  * let anyone who can reach the server find every game). */
 json_t *sess_status(void)

@@ -65,7 +65,10 @@ int sess_action(struct sess *s, const char *action, json_t *req, char *err,
 int sess_wait(struct sess *s, uint64_t version, int timeout_ms);
 /* An event stream opened (+1) or closed (-1). */
 void sess_listen(struct sess *s, int delta);
-/* Sessions and engine processes now (for /api/status and the tests). */
+/* The game's engine processes now ({"engine_pids": [...]}, for its page
+ * and the tests). */
+json_t *sess_engines(struct sess *s);
+/* How many sessions, engine processes, live streams now (/api/status). */
 json_t *sess_status(void);
 void sess_start_reaper(void);
 /* Close every session (stops their engines); wakes every event stream. */
