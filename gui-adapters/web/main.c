@@ -574,9 +574,10 @@ int main(int argc, char **argv)
             bind_addr = argv[i + 1];
             i += 2;
         } else if (strcmp(a, "--allow-host") == 0) {
-            if (i + 1 >= argc || !argv[i + 1][0] || strchr(argv[i + 1], ':') ||
-                strchr(argv[i + 1], '/'))
-                fail("--allow-host takes a host name (no port)");
+            if (i + 1 >= argc || !argv[i + 1][0] || strchr(argv[i + 1], '/') ||
+                (argv[i + 1][0] != '[' && strchr(argv[i + 1], ':')) ||
+                (argv[i + 1][0] == '[' && argv[i + 1][strlen(argv[i + 1]) - 1] != ']'))
+                fail("--allow-host takes a host name, or [IPv6] (no port)");
             if (g_nallow >= MAX_ALLOW_HOST)
                 fail("more than %d --allow-host", MAX_ALLOW_HOST);
             g_allow[g_nallow++] = argv[i + 1];

@@ -10,7 +10,10 @@ Battalion seat's page and its network payloads hold no other seat's hidden
 card, analyses, watches a match; and over plain HTTP the server's refusals
 (bad JSON, illegal move, too big a body, a foreign page), an engine killed
 mid-search (reported and restarted), tabs that go away (their engines
-reaped).  Screenshots go to OUTDIR; the benchmark figures (page load, move
+reaped); and hostile clients (issue 26 section 1): no access to another
+page's game, held connections from one address, 10 tabs live, --bind
+127.0.0.2 and 0.0.0.0 with --allow-host, errors that are not UTF-8, a
+Battalion seed refused, Palagan N=9's state size.  Screenshots go to OUTDIR; the benchmark figures (page load, move
 round trip at movetime 100) are printed, never asserted.
 
 Waits are generous and driven by the page's state, never by wall-clock
