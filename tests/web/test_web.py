@@ -493,7 +493,9 @@ subprocess.run([os.path.join(BIN, 'medan-referee'), '--game', 'loa', '--engine',
                 '--games', '4', '--logdir', 'none', '--quiet', '--results', res],
                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 d.find_element(By.ID, 'results-file').send_keys(res)
-wait(lambda: 'Elo' in text('elo') and 'greedy' in text('elo'), 'the results file read')
+# (the match above named greedy too: wait for the file's own table)
+wait(lambda: len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 5 and 'greedy against' in text('elo'),
+     'the results file read')
 check(len(d.find_elements(By.CSS_SELECTOR, '#results-table tr')) == 5, 'match: a referee results file opened (%r)' % text('elo'))
 
 # ---- robustness over HTTP ---------------------------------------------------------

@@ -113,7 +113,8 @@ async function move(tok) {
   M.turn = [];
   M.cards = [];
   const st = await act('move', { move: tok });
-  if (st) say('');
+  // (a live state newer than this answer may carry a message: keep it)
+  if (st) say(M.state && M.state.message ? M.state.message : '', M.state && /crash|fail|illegal/.test(M.state.message));
 }
 
 /* ---- setup form ------------------------------------------------------ */
