@@ -234,8 +234,11 @@ wait(lambda: d.execute_script('return window.medan && window.medan.ready') and s
 check(moves_list() == before and state()['id'] == sid, 'LOA: reload resumes the game (%s)' % moves_list())
 # the round trip at movetime 100 (benchmark): click to the reply drawn; the
 # engine is warm (the first move after the settings restarts it)
-d.execute_script("return fetch('/api/session/' + window.medan.state.id + '/settings', {method: 'POST',"
-                 "body: JSON.stringify({movetime: 100, strategy: 'search'})})")
+st_settings = d.execute_async_script(
+    "const cb = arguments[0]; fetch('/api/session/' + window.medan.state.id + '/settings', {method: 'POST',"
+    "headers: MedanTransport.headers(), body: JSON.stringify({movetime: 100, strategy: 'search'})})"
+    ".then((r) => cb(r.status))")
+check(st_settings == 200, 'LOA: the page\'s settings taken (movetime 100, search): %s' % st_settings)
 rts = []
 eng_ms = []
 for k in range(4):
