@@ -1,8 +1,10 @@
 /* main.c - medan-web: a board in the browser for the four Medan games.
  *
- * An HTTP server (libmicrohttpd, one thread per connection) that serves the
- * page in www/ and a JSON API over sessions (session.c); live updates go to
- * the page as Server-Sent Events.  Engines are fixed on the command line.
+ * An HTTP server (libmicrohttpd: epoll and a small pool of threads, with
+ * limits per address and an idle timeout) that serves the page in www/ and
+ * a JSON API over sessions (session.c); live updates go to the page over a
+ * WebSocket (ws.c).  A game answers only to the page that created it (its
+ * secret, sent as X-Medan-Secret).  Engines are fixed on the command line.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,13 +29,21 @@
 #include "match.h"
 
 #define FILE_MAX (4 * 1024 * 1024)
+#define CONN_MAX 256          /* connections at once */
+#define CONN_PER_IP 32        /* ... from one address */
+#define CONN_IDLE_S 20        /* a connection silent this long is closed */
+#define POOL_THREADS 4
+#define MAX_ALLOW_HOST 16
 
 static const char usage[] =
     "usage: medan-web [--port N] [--bind ADDR] [--engine KEYS...]... [options]\n"
     "  A board in the browser for the Medan games: play against an engine,\n"
     "  analyse a position, watch a match.  Open the address it prints.\n"
     "  --port N             TCP port (default 8080; 0 = any free port)\n"
-    "  --bind ADDR          address to listen on (default 127.0.0.1: this machine only)\n"
+    "  --bind ADDR          address to listen on (default 127.0.0.1: this machine only;\n"
+    "                       another address warns: other machines can reach it)\n"
+    "  --allow-host NAME    a host name the page may be asked for by, beside localhost,\n"
+    "                       127.0.0.1, [::1] and the --bind address (repeatable)\n"
     "  --engine game=G [name=N] cmd=PATH [arg=A]... [option.NAME=VALUE]...\n"
     "                       an engine for game G (repeatable; default: the four\n"
     "                       medan-<game> programs beside medan-web, name medan)\n"
@@ -43,6 +54,10 @@ static const char usage[] =
     "  --results-dir DIR    the match view's results files: its matches write\n"
     "                       DIR/web-*.jsonl, and the page may open and follow any\n"
     "                       *.jsonl file of DIR (a running medan-referee's --results)\n"
+    "  --allow-seed         let a page choose a Battalion deal's seed in play (for tests:\n"
+    "                       whoever knows the seed knows every hand)\n"
+    "  Each game answers only to the page that created it (a secret it sends as\n"
+    "  X-Medan-Secret); at most 32 connections per address, idle ones closed after 20 s.\n"
     "  --help, --version\n";
 
 /* ---- one request ----------------------------------------------------- */
@@ -51,6 +66,7 @@ struct req {
     char *body;
     size_t len;
     int too_big;
+    void *ws;            /* a WebSocket handshake answered (ws.c's hold) */
 };
 
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code,
@@ -82,10 +98,15 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code,
     return ret;
 }
 
+/* An error as JSON; what is not UTF-8 in it (a quoted token cut in the
+ * middle of a character) becomes '?', so it always makes JSON. */
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned code,
                                   const char *msg)
 {
-    return send_json(c, code, json_pack("{s:s}", "error", msg));
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", msg);
+    web_utf8_clean(buf);
+    return send_json(c, code, json_pack("{s:s}", "error", buf));
 }
 
 /* ---- the page's files ------------------------------------------------ */
@@ -134,81 +155,6 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
     fclose(f);
     ret = send_text(c, 200, type, data, n);
     free(data);
-    return ret;
-}
-
-/* ---- Server-Sent Events ----------------------------------------------- */
-
-struct sse {
-    struct sess *s;
-    uint64_t version;
-    char *buf;
-    size_t off, len;
-    int first;
-};
-
-static ssize_t sse_read(void *cls, uint64_t pos, char *out, size_t max)
-{
-    struct sse *x = cls;
-    (void)pos;
-    if (x->off >= x->len) {
-        int r = x->first ? 1 : sess_wait(x->s, x->version, 3000);
-        free(x->buf);
-        x->buf = NULL;
-        x->off = x->len = 0;
-        x->first = 0;
-        if (r < 0 || web_quitting())
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        if (r == 0) {
-            x->buf = xstrdup(": keep-alive\n\n");
-        } else {
-            json_t *o = sess_state(x->s, &x->version);
-            char *js = json_dumps(o, JSON_COMPACT);
-            size_t k = js ? strlen(js) : 0;
-            json_decref(o);
-            x->buf = xmalloc(k + 16);
-            snprintf(x->buf, k + 16, "data: %s\n\n", js ? js : "{}");
-            free(js);
-        }
-        x->len = strlen(x->buf);
-    }
-    {
-        size_t k = x->len - x->off;
-        if (k > max)
-            k = max;
-        memcpy(out, x->buf + x->off, k);
-        x->off += k;
-        return (ssize_t)k;
-    }
-}
-
-static void sse_free(void *cls)
-{
-    struct sse *x = cls;
-    sess_listen(x->s, -1);
-    sess_put(x->s);
-    free(x->buf);
-    free(x);
-}
-
-static enum MHD_Result serve_events(struct MHD_Connection *c, struct sess *s)
-{
-    struct sse *x = xcalloc(1, sizeof *x);
-    struct MHD_Response *r;
-    enum MHD_Result ret;
-    x->s = s;
-    x->first = 1;
-    sess_listen(s, +1);
-    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, sse_read,
-                                          x, sse_free);
-    if (!r) {
-        sse_free(x);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", "text/event-stream");
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    ret = MHD_queue_response(c, 200, r);
-    MHD_destroy_response(r);
     return ret;
 }
 
@@ -265,6 +211,8 @@ static int foreign_origin(struct MHD_Connection *c)
         return 1;
     return strcmp(p + 3, host) != 0;
 }
+
+static const char *secret_of(struct MHD_Connection *c);
 
 static enum MHD_Result api(struct MHD_Connection *c, const char *method,
                            const char *url, struct req *rq)
@@ -324,7 +272,11 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
             json_t *st;
             if (!s)
                 return send_error(c, 503, "the game closed at once");
+            char secret[WEB_SECRET_LEN + 1];
             st = sess_state(s, NULL);
+            /* the secret goes to the creating page, in this answer only */
+            sess_secret(s, secret, sizeof secret);
+            json_object_set_new(st, "secret", json_string(secret));
             sess_put(s);
             return send_json(c, 200, st);
         }
@@ -354,7 +306,9 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
         }
     }
     {
-        struct sess *s = sess_get(id);
+        /* only the page that created the game: no secret, or another
+         * game's, is the same as no game (nothing says whether it exists) */
+        struct sess *s = sess_get_owned(id, secret_of(c));
         enum MHD_Result ret;
         if (!s) {
             json_decref(body);
@@ -362,9 +316,24 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
         }
         if (!post && !*action)
             ret = send_json(c, 200, sess_state(s, NULL));
-        else if (!post && strcmp(action, "events") == 0)
-            return serve_events(c, s);       /* keeps the reference */
-        else if (!post)
+        else if (!post && strcmp(action, "ws") == 0) {
+            unsigned code;
+            if (foreign_origin(c))
+                ret = send_error(c, 403, "requests from another site's page are refused");
+            else if (!web_ws_is_upgrade(c))
+                ret = send_error(c, 400, "the live updates come over a WebSocket");
+            else if (web_ws_accept(c, s, &rq->ws, err, sizeof err, &code))
+                return MHD_YES;              /* the socket keeps the reference */
+            else
+                ret = send_error(c, code, err);
+        } else if (!post && strcmp(action, "engines") == 0) {
+            ret = send_json(c, 200, sess_engines(s));
+        } else if (!post && strcmp(action, "legal") == 0) {
+            const char *first = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "first");
+            json_t *l = sess_legal_after(s, first ? first : "", err, sizeof err);
+            ret = l ? send_json(c, 200, json_pack("{s:s,s:o}", "first", first, "legal", l))
+                    : send_error(c, 400, err);
+        } else if (!post)
             ret = send_error(c, 405, "actions are POSTed");
         else {
             int code = sess_action(s, action, body, err, sizeof err);
@@ -379,22 +348,49 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
     }
 }
 
-static int g_loopback;   /* bound to a loopback address */
+static const char *g_allow[MAX_ALLOW_HOST + 4];   /* host names the page may be asked by */
+static int g_nallow;
 
-/* Served on a loopback address, the page must be asked for by a loopback
- * name: a page of another site that rebinds its own name to 127.0.0.1
- * (DNS rebinding) is refused. */
+/* The page must be asked for by a name this server was told about: a page
+ * of another site that rebinds its own name to this address (DNS
+ * rebinding) names itself in Host and is refused, whatever --bind says. */
 static int foreign_host(struct MHD_Connection *c)
 {
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
     size_t k;
-    if (!g_loopback || !host)
-        return 0;
-    if (host[0] == '[')
-        return strncmp(host, "[::1]", 5) != 0;
-    k = strcspn(host, ":");
-    return !((k == 9 && strncmp(host, "127.0.0.1", 9) == 0) ||
-             (k == 9 && strncmp(host, "localhost", 9) == 0));
+    if (!host)
+        return 0;                 /* HTTP/1.0 without Host: not a browser */
+    if (host[0] == '[') {
+        const char *e = strchr(host, ']');
+        k = e ? (size_t)(e - host) + 1 : strlen(host);
+    } else
+        k = strcspn(host, ":");
+    for (int i = 0; i < g_nallow; i++)
+        if (strlen(g_allow[i]) == k && strncasecmp(host, g_allow[i], k) == 0)
+            return 0;
+    return 1;
+}
+
+/* The game's secret: the X-Medan-Secret header, or for a WebSocket (whose
+ * page cannot set headers) the subprotocol "secret.HEX" it offers. */
+static const char *secret_of(struct MHD_Connection *c)
+{
+    static __thread char buf[WEB_SECRET_LEN + 1];
+    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Medan-Secret");
+    const char *p;
+    if (v)
+        return v;
+    v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Protocol");
+    for (p = v; p && (p = strstr(p, "secret.")) != NULL; p += 7)
+        if (p == v || p[-1] == ' ' || p[-1] == ',') {
+            size_t k = strspn(p + 7, "0123456789abcdef");
+            if (k != WEB_SECRET_LEN)
+                return NULL;
+            memcpy(buf, p + 7, k);
+            buf[k] = '\0';
+            return buf;
+        }
+    return NULL;
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
@@ -421,7 +417,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         return MHD_YES;
     }
     if (foreign_host(c))
-        return send_error(c, 403, "ask for this server as 127.0.0.1 or localhost");
+        return send_error(c, 403, "this server is not asked for by that name "
+                                  "(localhost, 127.0.0.1, its address, or --allow-host NAME)");
     if (strncmp(url, "/api/", 5) == 0)
         return api(c, method, url, rq);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
@@ -437,6 +434,7 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)c;
     (void)toe;
     if (rq) {
+        web_ws_request_done(rq->ws);
         free(rq->body);
         free(rq);
         *con_cls = NULL;
@@ -444,14 +442,28 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* libmicrohttpd's messages, less the one about a page that went away
- * while its event stream was open (that is how a tab closes). */
+ * (that is how a tab closes), and the one about a connection refused at
+ * the limits or cut short at most once a minute (a greedy client must not
+ * flood the log). */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static int64_t last_limit = INT64_MIN / 2;
     char buf[512];
     (void)cls;
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (strstr(buf, "no longer available") || strstr(buf, "Connection reset"))
         return;
+    if (strstr(buf, "limit") || strstr(buf, "incomplete")) {
+        int64_t t = now_us(), quiet;
+        pthread_mutex_lock(&mu);
+        quiet = t - last_limit < 60 * 1000000LL;
+        if (!quiet)
+            last_limit = t;
+        pthread_mutex_unlock(&mu);
+        if (quiet)
+            return;
+    }
     fprintf(stderr, "medan-web: %s", buf);
 }
 
@@ -581,6 +593,18 @@ int main(int argc, char **argv)
                 fail("--bind takes an address");
             bind_addr = argv[i + 1];
             i += 2;
+        } else if (strcmp(a, "--allow-host") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0] || strchr(argv[i + 1], '/') ||
+                (argv[i + 1][0] != '[' && strchr(argv[i + 1], ':')) ||
+                (argv[i + 1][0] == '[' && argv[i + 1][strlen(argv[i + 1]) - 1] != ']'))
+                fail("--allow-host takes a host name, or [IPv6] (no port)");
+            if (g_nallow >= MAX_ALLOW_HOST)
+                fail("more than %d --allow-host", MAX_ALLOW_HOST);
+            g_allow[g_nallow++] = argv[i + 1];
+            i += 2;
+        } else if (strcmp(a, "--allow-seed") == 0) {
+            web_cfg.allow_seed = 1;
+            i++;
         } else if (strcmp(a, "--www") == 0) {
             if (i + 1 >= argc)
                 fail("--www takes a directory");
@@ -662,7 +686,26 @@ int main(int argc, char **argv)
     } else
         fail("--bind: '%s' is not an IPv4 or IPv6 address", bind_addr);
 
-    g_loopback = strncmp(bind_addr, "127.", 4) == 0 || strcmp(bind_addr, "::1") == 0;
+    {
+        static char bracketed[INET6_ADDRSTRLEN + 2];
+        int any = strcmp(bind_addr, "0.0.0.0") == 0 || strcmp(bind_addr, "::") == 0;
+        int loop = strncmp(bind_addr, "127.", 4) == 0 || strcmp(bind_addr, "::1") == 0;
+        g_allow[g_nallow++] = "localhost";
+        g_allow[g_nallow++] = "127.0.0.1";
+        g_allow[g_nallow++] = "[::1]";
+        if (!any) {      /* its own address: http://127.0.0.2:PORT/ works */
+            snprintf(bracketed, sizeof bracketed, v6 ? "[%s]" : "%s", bind_addr);
+            g_allow[g_nallow++] = bracketed;
+        }
+        if (!loop) {
+            fprintf(stderr, "medan-web: warning: --bind %s: other machines can reach this "
+                            "server; each game still answers only to the page that created it, "
+                            "and the page must be asked for as", bind_addr);
+            for (int i = 0; i < g_nallow; i++)
+                fprintf(stderr, "%s %s", i ? (i == g_nallow - 1 ? " or" : ",") : "", g_allow[i]);
+            fprintf(stderr, " (--allow-host NAME adds a name)\n");
+        }
+    }
     /* Signals are taken by this thread only (sigwait below). */
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -670,15 +713,20 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+    /* epoll with a small pool of threads: no request blocks (live updates
+     * go over WebSockets, ws.c), so a few threads serve everyone, and the
+     * limits keep one greedy or slow address from starving the others. */
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_UPGRADE |
                              MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0),
                          (uint16_t)port, NULL, NULL, handler, NULL,
                          MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                          MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                          MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
-                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)128,
+                         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)CONN_PER_IP,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_IDLE_S,
                          MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "medan-web: cannot listen on %s port %ld: %s\n", bind_addr,
@@ -697,6 +745,7 @@ int main(int argc, char **argv)
     sigwait(&set, &sig);
     fprintf(stderr, "medan-web: stopping\n");
     sess_wake_all();
+    web_ws_wait_all(5000);     /* the sockets close (ws.c) before the daemon goes */
     MHD_stop_daemon(d);
     sess_shutdown();
     web_eng_kill_all();

@@ -50,6 +50,7 @@ struct seat {
 
 struct sess {
     char id[40];
+    char secret[WEB_SECRET_LEN + 1];   /* the creating page's key to the game */
     pthread_mutex_t mu;
     pthread_cond_t wake, changed;
     int refs, removed, closing;
@@ -114,6 +115,33 @@ static void say(struct sess *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->message, sizeof s->message, fmt, ap);
     va_end(ap);
+    web_utf8_clean(s->message);     /* it may quote what an engine or a page sent */
+}
+
+void web_utf8_clean(char *p)
+{
+    unsigned char *u = (unsigned char *)p;
+    while (*u) {
+        int k = *u < 0x80 ? 0 : (*u & 0xe0) == 0xc0 ? 1 : (*u & 0xf0) == 0xe0 ? 2
+                : (*u & 0xf8) == 0xf0 ? 3 : -1;
+        int ok = k >= 0;
+        uint32_t c = k == 0 ? *u : k == 1 ? *u & 0x1fu : k == 2 ? *u & 0x0fu : *u & 0x07u;
+        for (int i = 1; ok && i <= k; i++) {
+            if ((u[i] & 0xc0) != 0x80)
+                ok = 0;
+            else
+                c = c << 6 | (u[i] & 0x3fu);
+        }
+        /* no overlong forms, no surrogates, nothing past U+10FFFF */
+        if (ok && ((k == 1 && c < 0x80) || (k == 2 && (c < 0x800 || (c >= 0xd800 && c < 0xe000))) ||
+                   (k == 3 && (c < 0x10000 || c > 0x10ffff))))
+            ok = 0;
+        if (!ok) {
+            *u++ = '?';
+            continue;
+        }
+        u += k + 1;
+    }
 }
 
 /* ---- the game model -------------------------------------------------- */
@@ -297,6 +325,29 @@ struct sess *sess_get(const char *id)
     return s;
 }
 
+struct sess *sess_get_owned(const char *id, const char *secret)
+{
+    struct sess *s;
+    unsigned char diff = 0;
+    if (!secret || strlen(secret) != WEB_SECRET_LEN)
+        return NULL;
+    s = sess_get(id);
+    if (!s)
+        return NULL;
+    for (int i = 0; i < WEB_SECRET_LEN; i++)      /* constant time */
+        diff |= (unsigned char)(s->secret[i] ^ secret[i]);
+    if (diff) {
+        sess_put(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sess_secret(struct sess *s, char *out, size_t n)
+{
+    snprintf(out, n, "%s", s->secret);
+}
+
 void sess_put(struct sess *s)
 {
     int dead;
@@ -431,6 +482,13 @@ static int apply_params(struct sess *s, json_t *req, char *err, size_t n)
         json_t *v = json_object_get(req, "seed");
         s->seed_given = 0;
         if (v && !json_is_null(v)) {
+            /* whoever knows the deal's seed computes every hand: a player
+             * never chooses it (the engines' rule for hidden information) */
+            if (s->mode == WEB_PLAY && !web_cfg.allow_seed) {
+                snprintf(err, n, "'seed' is refused: whoever knows the deal's seed "
+                                 "knows every hand (the server draws the deal)");
+                return -1;
+            }
             if (!json_is_integer(v) || json_integer_value(v) < 0) {
                 snprintf(err, n, "'seed' takes a whole number >= 0");
                 return -1;
@@ -624,7 +682,7 @@ static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t 
     const struct game *g;
     struct sess *s;
     int slot = -1;
-    uint64_t rnd[2];
+    uint64_t rnd[4];
 
     if (!game || !web_game_drawn(game) || !(g = game_find(game))) {
         snprintf(err, n, "'game' must be one of loa fetlar palagan battalion");
@@ -665,10 +723,13 @@ static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t 
     pthread_cond_init(&s->wake, NULL);
     pthread_cond_init(&s->changed, NULL);
     if (os_random(rnd, sizeof rnd) < 0) {
-        rnd[0] = (uint64_t)now_us();
-        rnd[1] = (uint64_t)(uintptr_t)s;
+        /* no random source: no secret worth the name, no game */
+        snprintf(err, n, "the system's random source is not available");
+        sess_free(s);
+        return 503;
     }
     snprintf(s->id, sizeof s->id, "%016" PRIx64 "%016" PRIx64, rnd[0], rnd[1]);
+    snprintf(s->secret, sizeof s->secret, "%016" PRIx64 "%016" PRIx64, rnd[2], rnd[3]);
     new_game(s);
     if (s->mode == WEB_MATCH && jstr(req, "fen", NULL)) {
         snprintf(err, n, "a match starts from its openings, not a position string");
@@ -784,6 +845,45 @@ static void page_fen(struct sess *s, const void *st, char *buf, size_t n)
         s->g->format_pos(st, buf, n);
 }
 
+/* Are the game's turns tokens of one or two parts joined by ',' (Palagan)? */
+static int two_part(const struct sess *s)
+{
+    return strcmp(s->g->name, "palagan") == 0;
+}
+
+json_t *sess_legal_after(struct sess *s, const char *first, char *err, size_t n)
+{
+    json_t *out = NULL;
+    size_t fl = strlen(first);
+    pthread_mutex_lock(&s->mu);
+    if (!two_part(s))
+        snprintf(err, n, "%s lists its whole turns in the state", s->g->title);
+    else if (fl == 0 || fl >= TOK_LEN || strchr(first, ','))
+        snprintf(err, n, "'first' takes one maneuver");
+    else {
+        gmove *mv = xmalloc(MAX_LEGAL * sizeof *mv);
+        struct game_result r;
+        char tok[TOK_LEN];
+        int k;
+        result_now(s, &r);
+        k = r.over ? 0 : s->g->gen_moves(s->st, mv, MAX_LEGAL);
+        out = json_array();
+        for (int i = 0; i < k; i++) {
+            s->g->format_move(s->st, mv[i], tok, sizeof tok);
+            if (strncmp(tok, first, fl) == 0 && tok[fl] == ',')
+                json_array_append_new(out, json_string(tok));
+        }
+        free(mv);
+        if (json_array_size(out) == 0) {
+            json_decref(out);
+            out = NULL;
+            snprintf(err, n, "no turn begins with '%.40s' here", first);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return out;
+}
+
 static json_t *state_locked(struct sess *s)
 {
     json_t *o = json_object(), *moves = json_array(), *seats = json_array();
@@ -831,10 +931,34 @@ static json_t *state_locked(struct sess *s)
         gmove *mv = xmalloc(MAX_LEGAL * sizeof *mv);
         int k = s->g->gen_moves(s->st, mv, MAX_LEGAL);
         json_t *legal = json_array();
-        for (int i = 0; i < k; i++) {
-            s->g->format_move(s->st, mv[i], fen, TOK_LEN);
-            json_array_append_new(legal, json_string(fen));
-        }
+        if (two_part(s)) {
+            /* Palagan: a turn is one maneuver or two ("a,b"); a size-9
+             * board has tens of thousands.  The page gets the one-maneuver
+             * turns, the first maneuvers that take a second ("firsts"),
+             * and asks for the seconds of the one it picks (/legal). */
+            json_t *firsts = json_array(), *seen = json_object();
+            for (int i = 0; i < k; i++) {
+                char *comma;
+                s->g->format_move(s->st, mv[i], fen, TOK_LEN);
+                comma = strchr(fen, ',');
+                if (!comma) {
+                    json_array_append_new(legal, json_string(fen));
+                    continue;
+                }
+                *comma = '\0';
+                if (!json_object_get(seen, fen)) {
+                    json_object_set_new(seen, fen, json_true());
+                    json_array_append_new(firsts, json_string(fen));
+                }
+            }
+            json_decref(seen);
+            json_object_set_new(o, "firsts", firsts);
+            json_object_set_new(o, "nlegal", json_integer(k));
+        } else
+            for (int i = 0; i < k; i++) {
+                s->g->format_move(s->st, mv[i], fen, TOK_LEN);
+                json_array_append_new(legal, json_string(fen));
+            }
         free(mv);
         json_object_set_new(o, "legal", legal);
     } else
@@ -905,36 +1029,39 @@ json_t *sess_state(struct sess *s, uint64_t *version)
     return o;
 }
 
+json_t *sess_engines(struct sess *s)
+{
+    json_t *pids = json_array();
+    pthread_mutex_lock(&s->mu);
+    for (int k = 0; k <= GAME_MAX_SEATS; k++)
+        if (web_eng_pid(s->seat[k].e))
+            json_array_append_new(pids, json_integer(web_eng_pid(s->seat[k].e)));
+    pthread_mutex_unlock(&s->mu);
+    return json_pack("{s:o}", "engine_pids", pids);
+}
+
+/* Counts only: the ids are the pages' own business (a list of them would
+ * let anyone who can reach the server find every game). */
 json_t *sess_status(void)
 {
-    json_t *o = json_object(), *list = json_array();
-    int ns = 0, ne = 0;
+    json_t *o = json_object();
+    int ns = 0, ne = 0, nl = 0;
     pthread_mutex_lock(&g_mu);
     for (int i = 0; i < MAX_SESSIONS; i++) {
         struct sess *s = g_sess[i];
-        json_t *x, *pids;
         if (!s)
             continue;
         ns++;
-        x = json_object();
-        pids = json_array();
         pthread_mutex_lock(&s->mu);
         for (int k = 0; k <= GAME_MAX_SEATS; k++)
-            if (web_eng_pid(s->seat[k].e)) {
-                ne++;
-                json_array_append_new(pids, json_integer(web_eng_pid(s->seat[k].e)));
-            }
-        json_object_set_new(x, "id", json_string(s->id));
-        json_object_set_new(x, "game", json_string(s->g->name));
-        json_object_set_new(x, "listeners", json_integer(s->listeners));
-        json_object_set_new(x, "engine_pids", pids);
+            ne += web_eng_pid(s->seat[k].e) != 0;
+        nl += s->listeners;
         pthread_mutex_unlock(&s->mu);
-        json_array_append_new(list, x);
     }
     pthread_mutex_unlock(&g_mu);
     json_object_set_new(o, "sessions", json_integer(ns));
     json_object_set_new(o, "engines", json_integer(ne));
-    json_object_set_new(o, "list", list);
+    json_object_set_new(o, "listeners", json_integer(nl));
     return o;
 }
 

@@ -13,14 +13,21 @@ results file while it grows (a half-written line, hostile lines, a shell
 referee writing it; refused names); and over plain HTTP the server's refusals
 (bad JSON, illegal move, too big a body, a foreign page), an engine killed
 mid-search (reported and restarted), tabs that go away (their engines
-reaped).  Screenshots go to OUTDIR; the benchmark figures (page load, move
+reaped); and hostile clients (issue 26 section 1): no access to another
+page's game, held connections from one address, 10 tabs live, --bind
+127.0.0.2 and 0.0.0.0 with --allow-host, errors that are not UTF-8, a
+Battalion seed refused, Palagan N=9's state size.  Screenshots go to OUTDIR; the benchmark figures (page load, move
 round trip at movetime 100) are printed, never asserted.
 
 Waits are generous and driven by the page's state, never by wall-clock
 bounds: the tests must hold on a busy machine and under ASan.
 """
 import atexit
+import base64
+import hashlib
+from http.client import HTTPConnection
 import json
+import socket
 import os
 import random
 import re
@@ -29,6 +36,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -64,7 +72,10 @@ def check(cond, msg):
 # ---- the server --------------------------------------------------------
 RD = os.path.abspath(os.path.join(OUT, 'results'))   # --results-dir: the match view's files
 os.makedirs(RD, exist_ok=True)
-server = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0', '--idle', '4', '--results-dir', RD],
+# --allow-seed: the Battalion check below replays the deal from its seed
+# (a server without it refuses a page's seed: see the hostile tests)
+server = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0', '--idle', '4', '--allow-seed',
+                           '--max-sessions', '40', '--results-dir', RD],
                           stdout=subprocess.PIPE, stderr=open(os.path.join(OUT, 'server.log'), 'w'),
                           text=True)
 
@@ -86,11 +97,13 @@ BASE = 'http://127.0.0.1:%s/' % m.group(1)
 ok('medan-web listens on 127.0.0.1 by default (%s)' % line.strip())
 
 
-def http(path, body=None, raw=None, headers=None):
-    """(status, parsed JSON or text)"""
+def http(path, body=None, raw=None, headers=None, secret=None, base=None):
+    """(status, parsed JSON or text); secret: the game's, as the page sends it"""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(BASE + path, data=data, method='POST' if data is not None else 'GET')
+    req = urllib.request.Request((base or BASE) + path, data=data, method='POST' if data is not None else 'GET')
     req.add_header('Content-Type', 'application/json')
+    if secret:
+        req.add_header('X-Medan-Secret', secret)
     for k, v in (headers or {}).items():
         req.add_header(k, v)
     try:
@@ -185,7 +198,7 @@ def moves_list():
 
 def my_turn():
     s = state()
-    return s and not s['result'] and s['to_move'] == s['human'] and s['legal'] and s
+    return s and not s['result'] and s['to_move'] == s['human'] and (s['legal'] or s.get('firsts')) and s
 
 
 # ---- page load (benchmark) ------------------------------------------
@@ -226,8 +239,11 @@ wait(lambda: d.execute_script('return window.medan && window.medan.ready') and s
 check(moves_list() == before and state()['id'] == sid, 'LOA: reload resumes the game (%s)' % moves_list())
 # the round trip at movetime 100 (benchmark): click to the reply drawn; the
 # engine is warm (the first move after the settings restarts it)
-d.execute_script("return fetch('/api/session/' + window.medan.state.id + '/settings', {method: 'POST',"
-                 "body: JSON.stringify({movetime: 100, strategy: 'search'})})")
+st_settings = d.execute_async_script(
+    "const cb = arguments[0]; fetch('/api/session/' + window.medan.state.id + '/settings', {method: 'POST',"
+    "headers: MedanTransport.headers(), body: JSON.stringify({movetime: 100, strategy: 'search'})})"
+    ".then((r) => cb(r.status))")
+check(st_settings == 200, 'LOA: the page\'s settings taken (movetime 100, search): %s' % st_settings)
 rts = []
 eng_ms = []
 for k in range(4):
@@ -283,8 +299,9 @@ s = wait(lambda: my_turn() and len(state()['moves']) == 2 and state(), 'the engi
 check(s and s['moves'][0] == '@e5', 'Palagan: a summon by one click, the engine replied (%s)' % (s and s['moves']))
 fr = [c for c in ['d4', 'f6', 'e4', 'd5', 'f5', 'e6'] if not re.search(c, ' '.join(s['moves'][1:]))]
 cell('e5')
-cell(fr[0])     # first maneuver: a move
-check(d.find_elements(By.ID, 'end-turn'), 'Palagan: after one maneuver the turn waits for a second or End turn')
+cell(fr[0])     # first maneuver: a move (its seconds come from the server)
+check(wait(lambda: d.find_elements(By.ID, 'end-turn'), 'the second maneuvers'),
+      'Palagan: after one maneuver the turn waits for a second or End turn')
 free = next(c for c in ['a1', 'b1', 'c1', 'i9', 'h9', 'a5'] if c not in ' '.join(state()['moves']))
 cell(free)      # second maneuver: a summon
 s = wait(lambda: my_turn() and len(state()['moves']) == 4 and state(), 'the engine reply to a two-maneuver turn')
@@ -356,8 +373,8 @@ if not shot_taken:
 payloads = []
 for e in d.get_log('performance'):
     msg = json.loads(e['message'])['message']
-    if msg['method'] == 'Network.eventSourceMessageReceived':
-        payloads.append(msg['params']['data'])
+    if msg['method'] == 'Network.webSocketFrameReceived':
+        payloads.append(msg['params']['response']['payloadData'])
     elif msg['method'] == 'Network.responseReceived' and '/api/' in msg['params']['response']['url']:
         try:
             body = d.execute_cdp_cmd('Network.getResponseBody', {'requestId': msg['params']['requestId']})
@@ -388,7 +405,7 @@ views_ok = 0
 for p in bat:
     keys = set(p) - {'id', 'version', 'mode', 'game', 'title', 'params', 'nseats', 'human', 'to_move', 'fen',
                      'moves', 'ply', 'legal', 'result', 'thinking', 'message', 'seats', 'movetime', 'strategy',
-                     'engine', 'analysing', 'multipv', 'error'}
+                     'engine', 'analysing', 'multipv', 'error', 'secret'}
     keys -= {'movers'}    # the seat that made each move: public, as the moves are
     if keys or 'start_fen' in p or 'info' in p:
         leaks += 1
@@ -536,10 +553,10 @@ check(rd_files() == before, 'match: refused settings write no results file')
 
 # Stop: the game under way is dropped, the finished ones stay in the file.
 code, st = http('api/session', dict(base, games=200, tc='depth=3'))
-sid = st['id']
-wait(lambda: http('api/session/' + sid)[1]['match']['played'] >= 1, 'a game of the long match', timeout=WAIT * 2)
-code, st = http('api/session/%s/stop' % sid, {})
-st = wait(lambda: (lambda x: not x['match']['running'] and x)(http('api/session/' + sid)[1]),
+sid, msec = st['id'], st['secret']
+wait(lambda: http('api/session/' + sid, secret=msec)[1]['match']['played'] >= 1, 'a game of the long match', timeout=WAIT * 2)
+code, st = http('api/session/%s/stop' % sid, {}, secret=msec)
+st = wait(lambda: (lambda x: not x['match']['running'] and x)(http('api/session/' + sid, secret=msec)[1]),
           'the stopped match to end', timeout=WAIT * 2)
 check(st and st['match']['stopped'] == 'cancelled' and 1 <= st['match']['played'] < 200 and
       len(records(os.path.join(RD, st['match']['results_file']))) == st['match']['played'],
@@ -641,18 +658,19 @@ check(code == 200 and 'live.jsonl' in [x['name'] for x in lst['files']] and
 # ---- robustness over HTTP ---------------------------------------------------------
 code, st = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 2000})
 sid = st['id']
+key = st['secret']
 v0 = st['version']
-code, e = http('api/session/%s/move' % sid, raw=b'{"move": ')
+code, e = http('api/session/%s/move' % sid, raw=b'{"move": ', secret=key)
 check(code == 400 and 'bad JSON' in e['error'], 'bad JSON: 400 with a message (%s)' % e)
-code, e = http('api/session/%s/move' % sid, {'move': 'b1-b2'})
+code, e = http('api/session/%s/move' % sid, {'move': 'b1-b2'}, secret=key)
 check(code == 400 and 'legal' in e['error'], 'an illegal move: 400 with a message (%s)' % e)
-code, e = http('api/session/%s/move' % sid, {'move': 42})
+code, e = http('api/session/%s/move' % sid, {'move': 42}, secret=key)
 check(code == 400, 'a move that is not a string: 400')
-code, st = http('api/session/%s' % sid)
+code, st = http('api/session/%s' % sid, secret=key)
 check(st['version'] == v0 and st['moves'] == [], '... and nothing changed')
-code, e = http('api/session/%s/move' % sid, raw=b'{"move": "' + b'x' * 70000 + b'"}')
+code, e = http('api/session/%s/move' % sid, raw=b'{"move": "' + b'x' * 70000 + b'"}', secret=key)
 check(code == 413, 'a body over 64 KiB: 413')
-code, e = http('api/session/%s/move' % sid, {'move': 'b1-b3'}, headers={'Origin': 'http://evil.example'})
+code, e = http('api/session/%s/move' % sid, {'move': 'b1-b3'}, headers={'Origin': 'http://evil.example'}, secret=key)
 check(code == 403, 'a POST from another site\'s page: 403')
 code, e = http('api/info', headers={'Host': 'evil.example:80'})
 check(code == 403, 'a request for another host name (DNS rebinding): 403')
@@ -664,6 +682,24 @@ code, e = http('../../etc/passwd')
 check(code == 404, 'no file outside www/')
 
 # An engine killed in mid-search: reported on the page, restarted, it moves.
+def engine_pids():
+    """The server's child processes (its engines): /api/status lists no games."""
+    out = []
+    for t in os.listdir('/proc/%d/task' % server.pid):
+        try:
+            with open('/proc/%d/task/%s/children' % (server.pid, t)) as f:
+                out += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return sorted(set(out))
+
+
+def session_pids():
+    """This game's engine processes, as its page may ask."""
+    _, st_ = http('api/session/%s/engines' % sid, secret=d.execute_script('return MedanTransport.secret'))
+    return st_['engine_pids']
+
+
 load(BASE + '#play')
 new_game({'game': 'loa', 'mode': 'play', 'seat': 1, 'movetime': 8000})
 sid = state()['id']
@@ -673,11 +709,6 @@ cell('b3')
 
 
 wait(lambda: state()['thinking'] == 2, 'the engine to think')
-
-
-def session_pids():
-    _, st_ = http('api/status')
-    return [p for x in st_['list'] if x['id'] == sid for p in x['engine_pids']]
 
 
 pids = wait(session_pids, 'the engine process (started, handshake done)') or []
@@ -698,9 +729,7 @@ check(sid2 != sid, 'a second tab has its own game')
 cell('b1')
 cell('b3')
 wait(lambda: len(state()['moves']) == 2, 'the second tab\'s engine reply', timeout=WAIT * 2)
-_, s = http('api/status')
-mine = [x for x in s['list'] if x['engine_pids']]
-pids2 = [p for x in s['list'] for p in x['engine_pids']]
+pids2 = engine_pids()
 d.close()
 d.switch_to.window(d.window_handles[0])
 d.get('about:blank')
@@ -720,6 +749,263 @@ wait(lambda: http('api/status')[1]['sessions'] == 0 and all(gone(p) for p in pid
 _, s = http('api/status')
 check(s['sessions'] == 0 and s['engines'] == 0 and all(gone(p) for p in pids2),
       'tabs gone: their sessions closed and engine processes reaped (%s)' % s)
+
+# ---- hostile clients (issue 26 section 1): a game is its page's, held
+# connections starve no one, any number of tabs, --bind, UTF-8, the deal's
+# seed, Palagan's state size -----------------------------------------------------
+PORT = int(m.group(1))
+
+
+def ws_open(sid, secret, src='127.0.0.1', port=None, extra='', host='127.0.0.1'):
+    """A WebSocket handshake for game sid: (socket, status code, first bytes after the head)."""
+    s_ = socket.socket()
+    s_.settimeout(60)
+    s_.bind((src, 0))
+    s_.connect((host, port or PORT))
+    k = base64.b64encode(os.urandom(16)).decode()
+    proto = 'medan' + (', secret.' + secret if secret else '')
+    s_.sendall(('GET /api/session/%s/ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n'
+                'Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n'
+                'Sec-WebSocket-Protocol: %s\r\n%s\r\n' % (sid, host, port or PORT, k, proto, extra)).encode())
+    buf = b''
+    while b'\r\n\r\n' not in buf:
+        try:
+            b_ = s_.recv(65536)
+        except OSError:
+            break
+        if not b_:
+            break
+        buf += b_
+    head, _, rest = buf.partition(b'\r\n\r\n')
+    mm = re.match(rb'HTTP/1\.1 (\d+)', head)
+    code_ = int(mm.group(1)) if mm else 0
+    if code_ == 101:
+        acc = base64.b64encode(hashlib.sha1((k + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').encode()).digest())
+        if b'Sec-WebSocket-Accept: ' + acc not in head:
+            code_ = -1      # a wrong accept key
+    return s_, code_, rest
+
+
+def ws_frame(s_, rest):
+    """One whole server frame: (opcode, payload)."""
+    buf = rest
+    while True:
+        if len(buf) >= 2:
+            n_ = buf[1] & 0x7f
+            h = 2
+            if n_ == 126:
+                h = 4
+                n_ = int.from_bytes(buf[2:4], 'big') if len(buf) >= 4 else 1 << 40
+            elif n_ == 127:
+                h = 10
+                n_ = int.from_bytes(buf[2:10], 'big') if len(buf) >= 10 else 1 << 40
+            if len(buf) >= h + n_:
+                return buf[0] & 0x0f, buf[h:h + n_]
+        b_ = s_.recv(1 << 20)
+        if not b_:
+            return None, b''
+        buf += b_
+
+
+def answered(src, base=None, timeout=WAIT):
+    """GET /api/info from address src: its status (0: no answer)."""
+    u = urllib.parse.urlparse(base or BASE)
+    try:
+        c_ = HTTPConnection(u.hostname, u.port, timeout=timeout, source_address=(src, 0))
+        c_.request('GET', '/api/info')
+        r_ = c_.getresponse()
+        r_.read()
+        c_.close()
+        return r_.status
+    except OSError as e:
+        print('     no answer from %s: %s' % (src, e))
+        return 0
+
+
+# A game is its page's: no list of ids, no action, state or stream without its secret.
+code, a = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
+code, b = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
+check(len(a.get('secret', '')) == 32 and a['secret'] != b['secret'], 'each new game comes with its own secret')
+code, st_ = http('api/status')
+check(code == 200 and a['id'] not in json.dumps(st_) and 'list' not in st_ and st_['sessions'] >= 2,
+      '/api/status gives counts only, no game id (%s)' % st_)
+code, e = http('api/session/%s/move' % a['id'], {'move': 'b1-b3'})
+check(code == 404, 'a move without the game\'s secret: 404 (%s)' % e)
+code, e = http('api/session/%s/move' % a['id'], {'move': 'b1-b3'}, secret=b['secret'])
+check(code == 404, 'a move with another game\'s secret: 404')
+code, e = http('api/session/%s' % a['id'])
+check(code == 404, 'the state without the secret: 404')
+code, e = http('api/session/%s/undo' % a['id'], {}, secret='0' * 32)
+check(code == 404, 'an action with a made-up secret: 404')
+code, st_ = http('api/session/%s' % a['id'], secret=a['secret'])
+check(code == 200 and st_['moves'] == [], '... and the game is untouched')
+for what, sec in (('no secret', None), ('another game\'s secret', b['secret'])):
+    so, code, _ = ws_open(a['id'], sec)
+    so.close()
+    check(code not in (101, -1), 'a live stream with %s: refused (%s)' % (what, code))
+so, code, rest = ws_open(a['id'], a['secret'])
+op, data = ws_frame(so, rest) if code == 101 else (None, b'')
+check(code == 101 and op == 1 and json.loads(data)['id'] == a['id'] and 'secret' not in json.loads(data),
+      'the live stream with the secret: a WebSocket, the state first (without the secret)')
+code, e = http('api/session/%s/move' % a['id'], {'move': 'b1-b3'}, secret=a['secret'])
+moved = None
+for i in range(20):           # the human's move, then the engine's, pushed
+    op, data = ws_frame(so, b'')
+    if op == 1 and len(json.loads(data)['moves']) == 2:
+        moved = json.loads(data)
+        break
+check(moved is not None, 'the engine\'s reply pushed over the WebSocket')
+so.close()
+code, e = http('api/session/%s/ws' % a['id'], secret=a['secret'])
+check(code == 400 and 'WebSocket' in e['error'], 'the live path without the upgrade: 400 with a message')
+
+# Held connections: 135 half-sent requests, then 130 held WebSockets, all
+# from 127.0.0.3; another address still gets its answer.
+held = []
+for i in range(135):
+    try:
+        so = socket.socket()
+        so.settimeout(5)
+        so.bind(('127.0.0.3', 0))
+        so.connect(('127.0.0.1', PORT))
+        so.sendall(b'GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
+        held.append(so)
+    except OSError:
+        pass
+time.sleep(1)
+check(answered('127.0.0.2') == 200, '%d half-sent requests from one address: another address is answered' % len(held))
+check(answered('127.0.0.1') == 200, '... and the page\'s own address too')
+for so in held:
+    so.close()
+held = []
+n101 = 0
+for i in range(130):
+    try:
+        so, code, _ = ws_open(b['id'], b['secret'], src='127.0.0.3')
+        held.append(so)
+        n101 += code == 101
+    except OSError:
+        pass
+check(answered('127.0.0.2') == 200 and n101 >= 10,
+      '130 held live streams from one address (%d accepted): another address is answered' % n101)
+check(http('api/session/%s/move' % b['id'], {'move': 'b1-b3'}, secret=b['secret'])[0] == 200,
+      '... and a game still takes a move')
+for so in held:
+    so.close()
+print('     held connections: 135 half-sent requests and 130 live streams from one address, %d streams accepted' % n101)
+
+# Ten tabs, each with its own game, all live (Chromium gives a host only 6
+# HTTP/1.1 connections; the live updates are WebSockets).
+first_tab = d.current_window_handle
+tabs = []
+for i in range(10):
+    d.switch_to.new_window('tab')
+    tabs.append(d.current_window_handle)
+    if not load(BASE + '#play'):
+        break
+    new_game({'game': 'loa', 'mode': 'play', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
+check(len(tabs) == 10 and all(d.switch_to.window(t) or d.execute_script('return !!(window.medan && window.medan.ready)')
+                              for t in tabs), '10 tabs all loaded')
+for t in tabs:
+    d.switch_to.window(t)
+    wait(my_turn, 'my turn in a tab')
+    cell('b1')
+    cell('b3')
+live = 0
+for t in tabs:
+    d.switch_to.window(t)
+    if wait(lambda: state() and len(state()['moves']) == 2, 'the engine reply in a tab'):
+        live += 1
+check(live == 10, '10 tabs: each got its engine\'s reply live (%d of 10)' % live)
+ids = set()
+for t in tabs:
+    d.switch_to.window(t)
+    ids.add(state()['id'])
+    d.close()
+d.switch_to.window(first_tab)
+check(len(ids) == 10, '10 tabs: 10 games')
+
+# A second server: --bind 127.0.0.2 (its own address is accepted), and no --allow-seed.
+def start(args, log):
+    p_ = subprocess.Popen([os.path.join(BIN, 'medan-web'), '--port', '0'] + args, stdout=subprocess.PIPE,
+                          stderr=open(os.path.join(OUT, log), 'w'), text=True)
+    atexit.register(lambda: p_.poll() is None and (p_.kill(), p_.wait()))
+    ln = p_.stdout.readline()
+    mm = re.search(r'http://([0-9.]+):(\d+)/', ln)
+    return p_, (int(mm.group(2)) if mm else 0)
+
+
+def stop(p_):
+    p_.send_signal(signal.SIGTERM)
+    try:
+        return p_.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p_.kill()
+        return -1
+
+
+srv2, port2 = start(['--bind', '127.0.0.2'], 'server-bind2.log')
+B2 = 'http://127.0.0.2:%d/' % port2
+check(port2 and http('api/info', base=B2)[0] == 200, '--bind 127.0.0.2: asked for by its own address, it answers')
+code, e = http('api/session', {'game': 'battalion', 'mode': 'play', 'seat': 1, 'players': 3, 'seed': 7}, base=B2)
+check(code == 400 and 'seed' in e.get('error', ''), 'Battalion: a seed chosen by the page is refused: %s' % e)
+code, st_ = http('api/session', {'game': 'battalion', 'mode': 'play', 'seat': 1, 'players': 3}, base=B2)
+check(code == 200, 'Battalion: without a seed, the server deals')
+code, e = http('api/session/%s/new' % st_['id'], {'seed': 7}, secret=st_['secret'], base=B2)
+check(code == 400 and 'seed' in e.get('error', ''), 'Battalion: nor in a new deal of the same game')
+
+# Text that is not UTF-8 in an error: a JSON 400, never an empty answer.
+code, an = http('api/session', {'game': 'loa', 'mode': 'analyse'}, base=B2)
+for what, body in (('a position string \u00e9', {'fen': '\u00e9', 'moves': []}),
+                   ('a position string of \u00e9s', {'fen': '\u00e9' * 300, 'moves': []}),
+                   ('a record cut mid-character', {'fen': '', 'moves': ['b1-b' + '\u00e9' * 40]})):
+    code, e = http('api/session/%s/position' % an['id'], body, secret=an['secret'], base=B2)
+    check(code == 400 and isinstance(e, dict) and e.get('error'), '%s: a JSON 400 (%r)' % (what, e))
+code, e = http('api/session/%s/move' % an['id'], {'move': 'b1-b' + '\u00e9' * 40}, secret=an['secret'], base=B2)
+check(code == 400 and isinstance(e, dict) and e.get('error'), 'a move cut mid-character: a JSON 400 (%r)' % e)
+code, e = http('api/session/%s/x%%C3' % an['id'], {}, secret=an['secret'], base=B2)
+check(code == 404 and isinstance(e, dict), 'an action named with half a character: a JSON 404 (%r)' % e)
+
+# Palagan N=9: the state per event is small (the one-maneuver turns and the
+# first maneuvers; the seconds of one on demand).
+code, pg = http('api/session', {'game': 'palagan', 'mode': 'analyse', 'size': 9}, base=B2)
+psid, psec = pg['id'], pg['secret']
+for i in range(6):
+    _, st_ = http('api/session/%s' % psid, secret=psec, base=B2)
+    tok = sorted(st_['legal'], key=lambda t: (t == 'pass', t))[0] if st_['legal'] else None
+    if not tok:
+        break
+    http('api/session/%s/move' % psid, {'move': tok}, secret=psec, base=B2)
+so, code, rest = ws_open(psid, psec, port=port2, host='127.0.0.2')
+op, data = ws_frame(so, rest) if code == 101 else (None, b'')
+so.close()
+pst = json.loads(data) if data else {}
+first = (pst.get('firsts') or [''])[0]
+code, more = http('api/session/%s/legal?first=%s' % (psid, urllib.parse.quote(first)), secret=psec, base=B2)
+check(pst.get('nlegal', 0) > 10000 and len(data) < 64 * 1024 and code == 200 and
+      all(t.startswith(first + ',') for t in more['legal']) and more['legal'],
+      'Palagan N=9: %d legal turns, %d bytes per event; the seconds of %s: %d turns, %d bytes'
+      % (pst.get('nlegal', 0), len(data), first, len(more.get('legal', [])), len(json.dumps(more))))
+code, e = http('api/session/%s/legal?first=zz' % psid, secret=psec, base=B2)
+check(code == 400 and isinstance(e, dict), 'Palagan: seconds of no maneuver: 400')
+print('bench: palagan N=9 state per event %d bytes (%d legal turns)' % (len(data), pst.get('nlegal', 0)))
+check(stop(srv2) == 0, 'the second server stops cleanly')
+
+# --bind 0.0.0.0: a warning, and the Host check stays (DNS rebinding).
+srv3, port3 = start(['--bind', '0.0.0.0'], 'server-any.log')
+B3 = 'http://127.0.0.1:%d/' % port3
+warned = open(os.path.join(OUT, 'server-any.log')).read()
+check('warning' in warned and '0.0.0.0' in warned, '--bind 0.0.0.0 warns: %r' % warned.strip()[:160])
+check(http('api/info', base=B3, headers={'Host': 'evil.example:%d' % port3})[0] == 403,
+      '--bind 0.0.0.0: a foreign Host name is still refused')
+check(http('api/info', base=B3)[0] == 200, '--bind 0.0.0.0: 127.0.0.1 is answered')
+check(stop(srv3) == 0, 'the 0.0.0.0 server stops cleanly')
+srv4, port4 = start(['--bind', '0.0.0.0', '--allow-host', 'board.test'], 'server-allow.log')
+B4 = 'http://127.0.0.1:%d/' % port4
+check(http('api/info', base=B4, headers={'Host': 'board.test:%d' % port4})[0] == 200 and
+      http('api/info', base=B4, headers={'Host': 'evil.example:%d' % port4})[0] == 403,
+      '--allow-host board.test: that name is answered, another still refused')
+check(stop(srv4) == 0, 'the --allow-host server stops cleanly')
 
 # ---- the end: the server stops on SIGTERM and leaves no engine behind ------------
 server.send_signal(signal.SIGTERM)

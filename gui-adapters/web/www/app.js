@@ -25,7 +25,7 @@ const M = {
   info: null,        // /api/info
   view: 'play',      // play | analyse | match
   state: null,       // the session's state
-  es: null,          // its EventSource
+  es: null,          // its live updates (transport.js)
   flip: false,
   sel: null,         // selected cell
   turn: [],          // Palagan: maneuvers chosen this turn
@@ -63,8 +63,8 @@ function say(text, isError) {
 /* ---- the server ---------------------------------------------------- */
 
 async function api(path, body) {
-  const opt = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
+  const opt = body === undefined ? { headers: MedanTransport.headers() } : {
+    method: 'POST', headers: { 'Content-Type': 'application/json', ...MedanTransport.headers() },
     body: JSON.stringify(body),
   };
   const r = await fetch('/api/' + path, opt);
@@ -82,22 +82,13 @@ function storeKey() { return 'medan-session-' + M.view; }
 
 function listen(id) {
   if (M.es) M.es.close();
-  M.es = new EventSource('/api/session/' + id + '/events');
-  M.es.onmessage = (ev) => {
-    const st = JSON.parse(ev.data);
+  M.es = MedanTransport.open(id, (st) => {
     if (!M.state || st.id !== M.state.id || st.version >= M.state.version) show(st);
-  };
-  M.es.onerror = async () => {
-    if (!M.state) return;
-    try { await api('session/' + M.state.id); } catch (e) {
-      if (e.status === 404) {
-        M.es.close();
-        M.es = null;
-        sessionStorage.removeItem(storeKey());
-        say('This game was closed by the server (idle too long): start a new one.', true);
-      }
-    }
-  };
+  }, () => {
+    M.es = null;
+    MedanTransport.forget(storeKey());
+    say('This game was closed by the server (idle too long): start a new one.', true);
+  });
 }
 
 async function act(action, body) {
@@ -121,7 +112,8 @@ async function move(tok) {
   M.turn = [];
   M.cards = [];
   const st = await act('move', { move: tok });
-  if (st) say('');
+  // (a live state newer than this answer may carry a message: keep it)
+  if (st) say(M.state && M.state.message ? M.state.message : '', M.state && /crash|fail|illegal/.test(M.state.message));
 }
 
 /* ---- setup form ------------------------------------------------------ */
@@ -203,7 +195,7 @@ function setupRequest() {
 async function newSession(req) {
   try {
     const st = await api('session', req || setupRequest());
-    sessionStorage.setItem(storeKey(), st.id);
+    MedanTransport.save(storeKey(), st);
     M.state = null;
     M.sel = null; M.turn = []; M.cards = [];
     say('');
@@ -533,6 +525,14 @@ function drawHex(st, box) {
     if (b === undefined) alone.add(a);
     else (seconds[a] = seconds[a] || new Set()).add(b);
   }
+  // the compact form: first maneuvers that take a second come in st.firsts,
+  // their seconds from the server when one is picked (M.more)
+  if (st.firsts && legal === st.legal) {
+    for (const a of st.firsts) { firsts.add(a); seconds[a] = seconds[a] || new Set(); }
+    if (M.more && M.more.version === st.version && M.more.id === st.id) {
+      for (const t of M.more.legal) { const [a, b] = t.split(','); seconds[a].add(b); }
+    }
+  }
   let grid = P.grid;
   for (const m of M.turn) grid = applyManeuver(grid, m, side);
   const open = M.turn.length === 0 ? firsts : (seconds[M.turn[0]] || new Set());
@@ -594,6 +594,15 @@ function clickHex(st, c, grid, open, alone, seconds, side) {
   if (!canMove(st)) { say(st.result ? 'The game is over.' : 'Not your turn.', true); return; }
   const choose = (m) => {
     if (M.turn.length === 0) {
+      if (st.firsts && st.firsts.includes(m) &&
+          !(M.more && M.more.version === st.version && M.more.id === st.id && M.more.first === m)) {
+        api('session/' + st.id + '/legal?first=' + encodeURIComponent(m)).then((r) => {
+          if (M.state !== st) return;       // a newer state came meanwhile
+          M.more = { id: st.id, version: st.version, first: m, legal: r.legal };
+          M.turn = [m]; M.sel = null; say(''); draw(st);
+        }).catch((e) => say(e.message, true));
+        return;
+      }
       if (!seconds[m] || !seconds[m].size) { move(m); return; }
       M.turn = [m]; M.sel = null; say(''); draw(st);
     } else move(M.turn[0] + ',' + m);
@@ -808,14 +817,15 @@ async function resume() {
   $('result').textContent = '';
   $('analysis').innerHTML = '';
   say('');
-  const id = sessionStorage.getItem(storeKey());
-  if (id) {
+  const saved = MedanTransport.load(storeKey());
+  if (saved) {
+    const id = saved.id;
     try {
       const st = await api('session/' + id);
       show(st);
       listen(id);
       return;
-    } catch (e) { sessionStorage.removeItem(storeKey()); }
+    } catch (e) { MedanTransport.forget(storeKey()); }
   }
   if (M.view !== 'match') await newSession();
 }
@@ -854,7 +864,7 @@ async function init() {
     M.state.params.split(' ').filter(Boolean).forEach((kv) => { const [k, v] = kv.split('='); p[k] = +v; });
     Object.assign(req, p);
     const st = await api('session', req).catch((e) => { say(e.message, true); return null; });
-    if (st) { sessionStorage.setItem('medan-session-play', st.id); location.hash = '#play'; }
+    if (st) { MedanTransport.save('medan-session-play', st); location.hash = '#play'; }
   };
   matchInit();   // match.js
   window.addEventListener('hashchange', () => { setView(location.hash.slice(1)); resume(); });
