@@ -520,40 +520,40 @@ bm() { out=$1; shift; $REF --game loa --engine name=A cmd=$MOCK --engine name=B 
     --each tc=5+0.05 --seed 3 --quiet --logdir none --results "$T/$out.jsonl" "$@" \
     >"$T/$out.out" 2>&1; }
 line_of() { case $1 in 0) echo "fen $S0" ;; 1) echo "fen $S1" ;; 2) echo "fen $S2" ;; esac; }
-bm b1 --games 8 --openings file="$T/b.epd" start=2
+bm book1 --games 8 --openings file="$T/b.epd" start=2
 want=""; for g in 1 2 3 4 5 6 7 8; do
     want="$want$g	$(line_of $(( (1 + (g - 1) / 2) % 3 )))
 "; done
-check "$(openings_of "$T/b1.jsonl")" "$(printf %s "$want")" \
+check "$(openings_of "$T/book1.jsonl")" "$(printf %s "$want")" \
     "book: EPD with ; fields, start=2: pairs take lines 2 3 1 2 (1-based)"
 # a 3-engine round robin, 2 rounds of 4 games an encounter: 24 games
 tourbook() { out=$1; shift; $REF --game loa --engine name=A cmd=$MOCK --engine name=B cmd=$MOCK \
     --engine name=C cmd=$MOCK --rounds 2 --games 4 --each tc=5+0.05 --seed 3 --quiet \
     --logdir none --results "$T/$out.jsonl" "$@" >"$T/$out.out" 2>&1; }
-tourbook b2 --openings file="$T/b.epd" policy=encounter
+tourbook book2 --openings file="$T/b.epd" policy=encounter
 want=""; for g in $(seq 1 24); do
     want="$want$g	$(line_of $(( ((g - 1) / 12 * 3 + (g - 1) % 12 / 4) % 3 )))
 "; done
-check "$(openings_of "$T/b2.jsonl")" "$(printf %s "$want")" \
+check "$(openings_of "$T/book2.jsonl")" "$(printf %s "$want")" \
     "book: policy=encounter: every game of an encounter on one opening, the next encounter the next"
-tourbook b3 --openings file="$T/b.epd" policy=round
+tourbook book3 --openings file="$T/b.epd" policy=round
 want=""; for g in $(seq 1 24); do
     want="$want$g	$(line_of $(( (g - 1) / 12 % 3 )))
 "; done
-check "$(openings_of "$T/b3.jsonl")" "$(printf %s "$want")" \
+check "$(openings_of "$T/book3.jsonl")" "$(printf %s "$want")" \
     "book: policy=round: one opening a round"
-tourbook b4 --openings random-plies=3 policy=round
-check "$(openings_of "$T/b4.jsonl" | cut -f2 | uniq | wc -l | tr -d ' ')" 2 \
+tourbook book4 --openings random-plies=3 policy=round
+check "$(openings_of "$T/book4.jsonl" | cut -f2 | uniq | wc -l | tr -d ' ')" 2 \
     "book: policy=round applies to random plies too (2 rounds, 2 openings)"
 # the referee's own PGN records read back as a book, cut to plies=5
-bm b5 --games 4 --openings random-plies=2 --records "$T/b5.pgn"
-bm b6 --games 8 --openings file="$T/b5.pgn" format=pgn plies=5
+bm book5 --games 4 --openings random-plies=2 --records "$T/book5.pgn"
+bm book6 --games 8 --openings file="$T/book5.pgn" format=pgn plies=5
 ok5=0
 for g in 1 2 3 4; do
-    o5=$(openings_of "$T/b5.jsonl" | awk -F'\t' -v g=$g '$1 == g {print $2}')
-    o6a=$(openings_of "$T/b6.jsonl" | awk -F'\t' -v g=$((2 * g - 1)) '$1 == g {print $2}')
-    o6b=$(openings_of "$T/b6.jsonl" | awk -F'\t' -v g=$((2 * g)) '$1 == g {print $2}')
-    first=$(sed -n "s/^{\"game\":$g,.*\"moves\":\[{\"seat\":[0-9],\"move\":\"\([^\"]*\)\".*/\1/p" "$T/b5.jsonl")
+    o5=$(openings_of "$T/book5.jsonl" | awk -F'\t' -v g=$g '$1 == g {print $2}')
+    o6a=$(openings_of "$T/book6.jsonl" | awk -F'\t' -v g=$((2 * g - 1)) '$1 == g {print $2}')
+    o6b=$(openings_of "$T/book6.jsonl" | awk -F'\t' -v g=$((2 * g)) '$1 == g {print $2}')
+    first=$(sed -n "s/^{\"game\":$g,.*\"moves\":\[{\"seat\":[0-9],\"move\":\"\([^\"]*\)\".*/\1/p" "$T/book5.jsonl")
     case $o6a in "$o5 $first "*) [ "$o6a" = "$o6b" ] &&
         [ "$(echo "$o6a" | wc -w)" = $((2 + 5)) ] && ok5=$((ok5 + 1)) ;; esac
 done
@@ -579,8 +579,8 @@ $REF --game battalion --engine cmd=$MOCK arg=--game arg=battalion --engine cmd=$
 check "$?/$(grep -c 'deals its games from a seed' "$T/refused.out")" 1/1 \
     "book refused for Battalion (dealt from a secret seed)"
 # the old spellings: plies= alone is random-plies=
-bm b7 --games 2 --openings plies=3
-check "$(openings_of "$T/b7.jsonl" | cut -f2 | awk '{print NF}' | sort -u)" 5 \
+bm book7 --games 2 --openings plies=3
+check "$(openings_of "$T/book7.jsonl" | cut -f2 | awk '{print NF}' | sort -u)" 5 \
     "old spelling: --openings plies=3 is three random plies"
 # every shipped suite drives a match (the unit test checks every line)
 for f in openings/*.epd; do
