@@ -327,6 +327,11 @@ static int parse_pgn(struct ref_openings *o, const char *name, char *text,
             }
             if (*t == ';') /* comment to the end of the line */
                 break;
+            if (*t == '}') {
+                rc = set_err(err, n, -1, "%s:%d: '}' without '{'", name,
+                             lineno);
+                break;
+            }
             if (*t == '(') {
                 depth++;
                 t++;

@@ -186,6 +186,11 @@ static void test_pgn_errors(void **state)
                           sizeof err), -1);
     assert_string_equal(err, "t.book:1: ')' without '('");
     ref_openings_free(&o);
+    /* a stray '}' (it once stopped the reader for ever) */
+    assert_int_equal(book(&o, REF_BOOK_PGN, 0, "1. b1-b3 } *\n", err,
+                          sizeof err), -1);
+    assert_string_equal(err, "t.book:1: '}' without '{'");
+    ref_openings_free(&o);
     /* a game played to its end is refused without plies= ... */
     static const char *const ended =
         "[FEN \"b7/2b5/8/8/8/3w4/8/w5ww b\"]\n"
@@ -206,6 +211,52 @@ static void test_pgn_errors(void **state)
                           err, sizeof err), -1);
     assert_non_null(strstr(err, "t.book:3: opening move d3-d4 #6: the game is over"));
     ref_openings_free(&o);
+}
+
+/* Mutated books (bytes replaced, cut short, pieces of PGN syntax thrown
+ * in): every one is read or refused with a message, nothing else (ASan and
+ * UBSan watch the SAN=1 build). */
+static void test_mutated_books(void **state)
+{
+    static const char *const bits[] = {"{", "}", "(", ")", "[", "]", "\"", ";",
+                                       "\n", "1.", "...", "$", "*", "%", "\\",
+                                       " moves ", "fen ", "\r"};
+    struct rng r;
+    size_t base = strlen(pgn_text);
+    char *buf = xmalloc(base + 64);
+    (void)state;
+    rng_seed(&r, 25);
+    for (int i = 0; i < 3000; i++) {
+        struct ref_openings o;
+        char err[256];
+        size_t len = base;
+        int rc;
+        memcpy(buf, pgn_text, base);
+        for (int k = 0; k < 3; k++) {
+            size_t at = (size_t)rng_below(&r, len);
+            if (rng_below(&r, 2)) {
+                buf[at] = (char)(1 + rng_below(&r, 255));
+            } else {
+                const char *b = bits[rng_below(&r, sizeof bits / sizeof *bits)];
+                size_t bl = strlen(b);
+                memcpy(buf + at, b, at + bl <= len ? bl : len - at);
+            }
+        }
+        if (rng_below(&r, 4) == 0)
+            len = (size_t)rng_below(&r, len + 1);
+        buf[len] = '\0';
+        memset(&o, 0, sizeof o);
+        o.format = (int)rng_below(&r, 2) ? REF_BOOK_PGN : REF_BOOK_EPD;
+        o.plies = (int)rng_below(&r, 4);
+        err[0] = '\0';
+        rc = ref_openings_parse(&o, "m.book", buf, len, loa(), NULL, err, sizeof err);
+        if (rc == 0)
+            assert_true(o.nlines > 0);
+        else
+            assert_true(rc == -1 && err[0] != '\0');
+        ref_openings_free(&o);
+    }
+    free(buf);
 }
 
 /* order= and start=: which line each slot gets. */
@@ -331,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_epd_errors),
         cmocka_unit_test(test_pgn),
         cmocka_unit_test(test_pgn_errors),
+        cmocka_unit_test(test_mutated_books),
         cmocka_unit_test(test_order_start),
         cmocka_unit_test(test_policy_slots),
         cmocka_unit_test(test_shipped_suites),
