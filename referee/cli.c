@@ -527,22 +527,66 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 m->owned[m->nowned++] = nn;
             }
     }
-    for (int i = 0; i < open.n; i++) {
-        char *kv = open.kv[i];
-        if (str_prefix(kv, "random-plies=") || str_prefix(kv, "plies=")) {
-            if (parse_int("random-plies", strchr(kv, '=') + 1, 0, 1000, &x))
-                FAIL(-1);
-            m->open.random_plies = (int)x;
-        } else if (str_prefix(kv, "file=")) {
-            if (ref_openings_load(&m->open, kv + 5, m->g, m->cfg.b, err,
+    {
+        /* cutechess-cli's keys; plies= without file= is the old spelling
+         * of random-plies= */
+        const char *book = NULL;
+        int plies = 0, random_plies = -1;
+        for (int i = 0; i < open.n; i++) {
+            char *kv = open.kv[i], *v = strchr(kv, '=');
+            if (!v)
+                FAIL(bad("--openings: %s is not key=value", kv));
+            v++;
+            if (str_prefix(kv, "random-plies=")) {
+                if (parse_int("--openings random-plies", v, 0, 1000, &x))
+                    FAIL(-1);
+                random_plies = (int)x;
+            } else if (str_prefix(kv, "plies=")) {
+                if (parse_int("--openings plies", v, 0, REF_OPENING_MAX_PLIES, &x))
+                    FAIL(-1);
+                plies = (int)x;
+            } else if (str_prefix(kv, "file="))
+                book = v;
+            else if (strcmp(kv, "format=epd") == 0)
+                m->open.format = REF_BOOK_EPD;
+            else if (strcmp(kv, "format=pgn") == 0)
+                m->open.format = REF_BOOK_PGN;
+            else if (strcmp(kv, "order=random") == 0)
+                m->open.random_order = 1;
+            else if (strcmp(kv, "order=sequential") == 0)
+                m->open.random_order = 0;
+            else if (str_prefix(kv, "start=")) {
+                if (parse_int("--openings start", v, 1, 100000000, &x))
+                    FAIL(-1);
+                m->open.start = (int)x;
+            } else if (strcmp(kv, "policy=default") == 0)
+                m->open.policy = REF_POLICY_DEFAULT;
+            else if (strcmp(kv, "policy=encounter") == 0)
+                m->open.policy = REF_POLICY_ENCOUNTER;
+            else if (strcmp(kv, "policy=round") == 0)
+                m->open.policy = REF_POLICY_ROUND;
+            else
+                FAIL(bad("unknown --openings setting %s (random-plies=N | "
+                         "file=F format=epd|pgn order=sequential|random "
+                         "start=N plies=N policy=default|encounter|round)", kv));
+        }
+        if (book && random_plies >= 0)
+            FAIL(bad("--openings: random-plies= and file= exclude each other"));
+        if (!book && (m->open.format || m->open.start || m->open.random_order))
+            FAIL(bad("--openings: format=, order= and start= need file="));
+        if (book && m->hidden)
+            FAIL(bad("--openings file=: %s deals its games from a seed "
+                     "(see Hidden information); it has no opening book",
+                     m->g->name));
+        if (book) {
+            m->open.plies = plies;
+            if (ref_openings_load(&m->open, book, m->g, m->cfg.b, err,
                                   sizeof err) < 0)
-                FAIL(bad("%s", err));
-        } else if (strcmp(kv, "order=random") == 0)
-            m->open.random_order = 1;
-        else if (strcmp(kv, "order=sequential") == 0)
-            m->open.random_order = 0;
+                FAIL(bad("--openings: %s", err));
+        } else if (random_plies >= 0)
+            m->open.random_plies = random_plies;
         else
-            FAIL(bad("unknown --openings key %s", kv));
+            m->open.random_plies = plies;
     }
     for (int k = 0; k < draw.n; k++)
         if (ref_adj_set_draw(&m->adj, draw.kv[k]) < 0)
@@ -646,9 +690,7 @@ void ref_match_free(struct ref_match *m)
     free(m->restart);
     for (int i = 0; i < m->nowned; i++)
         free(m->owned[i]);
-    for (int i = 0; i < m->open.nlines; i++)
-        free(m->open.lines[i]);
-    free(m->open.lines);
+    ref_openings_free(&m->open);
     free(m->owned);
     free(m->eng);
     free(m->tc);
@@ -712,7 +754,13 @@ void ref_cli_help(void)
 "                          if missing; shards share it)\n"
 "  --key-from-seed         hidden information: deals from --seed alone (public,\n"
 "                          engines could guess them; a warning is printed)\n"
-"  --openings random-plies=N | file=F [order=random|sequential]\n"
+"  --openings random-plies=N | file=F [format=epd|pgn] [order=sequential|random]\n"
+"             [start=N] [plies=N] [policy=default|encounter|round]\n"
+"                          openings: N random plies from the start, or a book\n"
+"                          (epd: a position a line; pgn: games whose moves are\n"
+"                          played, plies= of them; start= first, 1-based; a new\n"
+"                          one per pair (default), encounter or round); balanced\n"
+"                          suites: openings/<game>.epd (share/medan/openings)\n"
 "  --maxplies N            adjudicate a draw at N plies (loa default 500)\n"
 "  --maxmoves N            adjudicate a draw after N moves (two seats)\n"
 "  --draw movenumber=N movecount=N score=CP   a draw when both engines' scores\n"

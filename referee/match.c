@@ -370,7 +370,8 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         snprintf(cmd, sizeof cmd, "deal %llu", (unsigned long long)gseed);
         rec->opening = xstrdup(cmd);
     } else {
-        rec->opening = ref_opening_make(&m->open, g, cfg.b, m->seed, group, err,
+        rec->opening = ref_opening_make(&m->open, g, cfg.b, m->seed,
+                                        ref_opening_slot(m, game), err,
                                         sizeof err);
         if (!rec->opening)
             die("%s", err);

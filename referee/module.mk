@@ -36,8 +36,9 @@ referee-test: $(BIN)/medan-referee $(MOCK_BIN) $(filter $(BUILD)/tests/test_refe
 	@sh tests/run-referee.sh $(BUILD) $(BIN)
 
 # `make referee-match`: the README's main job through the referee - the LOA
-# engine against its greedy baseline, a few fast games, the table printed
-# (outputs in match-out/); the recipe of `make match`.
+# engine against its greedy baseline, a few fast games from the balanced
+# opening suite, the table printed (outputs in match-out/); the recipe of
+# `make match`.
 MATCH_GAMES ?= 8
 .PHONY: referee-match
 referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
@@ -47,8 +48,22 @@ referee-match: $(BIN)/medan-referee $(BIN)/medan-loa
 	    --engine name=medan cmd=$(BIN)/medan-loa \
 	    --engine name=greedy cmd=$(BIN)/medan-loa option.Strategy=greedy \
 	    --each tc=2+0.05 --games $(MATCH_GAMES) --concurrency 2 --seed 1 \
-	    --openings random-plies=4 --results match-out/results.jsonl \
+	    --openings file=openings/loa.epd --results match-out/results.jsonl \
 	    --records match-out/records.pgn --logdir match-out/logs
+
+# `make install` also installs the balanced opening suites (openings/*.epd,
+# docs/referee.md "Balanced opening suites") and the script that made them
+# into PREFIX/share/medan/openings; `make uninstall` removes them.
+.PHONY: openings-install openings-uninstall
+install: openings-install
+openings-install:
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/medan/openings
+	$(Q)install -m 644 $(wildcard openings/*.epd) $(DESTDIR)$(PREFIX)/share/medan/openings/
+	$(Q)install -m 755 openings/make-suite.py $(DESTDIR)$(PREFIX)/share/medan/openings/
+uninstall: openings-uninstall
+openings-uninstall:
+	$(Q)rm -rf $(DESTDIR)$(PREFIX)/share/medan/openings
+	$(Q)rmdir $(DESTDIR)$(PREFIX)/share/medan 2>/dev/null || true
 
 # The deal solver (tests/tools/deal_solver.c) also needs the referee's seed
 # functions: an explicit rule wins over the tools' pattern rule.

@@ -102,6 +102,17 @@ int ref_group_of(const struct ref_match *m, int game)
     return (round * P + p) * Q + j / 2;
 }
 
+int ref_opening_slot(const struct ref_match *m, int game)
+{
+    int round, p, j;
+    if (m->nseats > 2 || m->open.policy == REF_POLICY_DEFAULT)
+        return ref_group_of(m, game);
+    locate(m, game, &round, &p, &j);
+    if (m->open.policy == REF_POLICY_ROUND)
+        return round;
+    return round * ref_sched_pairings(m->tournament, m->neng) + p;
+}
+
 void ref_schedule(const struct ref_match *m, int game, int seat_eng[])
 {
     if (m->nseats > 2) {

@@ -27,5 +27,9 @@ void ref_schedule(const struct ref_match *m, int game, int seat_eng[]);
  * swapped pair) or a deal (N seats: one rotation of nseats games). */
 int ref_group_of(const struct ref_match *m, int game);
 int ref_group_size(const struct ref_match *m);
+/* The opening slot of a game (0-based): which new opening it plays, by
+ * --openings policy=: default, its group; encounter, its encounter
+ * (round x pairings + pairing); round, its round. */
+int ref_opening_slot(const struct ref_match *m, int game);
 
 #endif

@@ -160,6 +160,9 @@ done
 for f in index.html app.js app.css; do
     [ -f "$D/usr/share/medan/www/$f" ] || missing="$missing share/medan/www/$f"
 done
+for f in loa.epd fetlar.epd palagan.epd make-suite.py; do
+    [ -f "$D/usr/share/medan/openings/$f" ] || missing="$missing share/medan/openings/$f"
+done
 check "$missing" "" "make install: programs, manual pages and docs in place"
 check "$("$D/usr/bin/medan-loa" --version)" "medan-loa (Medan) $VERSION, MEP 1" "the installed engine runs"
 for m in "$D"/usr/share/man/man1/*.1; do

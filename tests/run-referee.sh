@@ -600,6 +600,90 @@ grep -q 'note: 4 engines over 3 seats: .* multiple of 12 (6 scheduled)' "$T/b6.o
 # (the toy games of tests/games/ too, built in $BUILD/games/, each also
 # through the conformance battery: nothing but its folder and registry line
 # makes it a game the referee knows)
+# --- opening books: format, order, start, plies, policy (issue 25) --------
+# (which game got which opening is read back from the results file)
+S0="1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b"
+S1="b7/2b5/8/8/8/3w4/8/w5ww b"
+S2="b7/2b5/8/8/8/2w5/8/w5ww b"
+printf '# three positions\n%s ; id "zero"\n\nfen %s;c0 "one"\n%s\n' "$S0" "$S1" "$S2" >"$T/b.epd"
+# game<TAB>opening of every record, in game order
+openings_of() { sed 's/^{"game":\([0-9]*\),.*"opening":"\([^"]*\)".*/\1	\2/' "$1" | sort -n; }
+bm() { out=$1; shift; $REF --game loa --engine name=A cmd=$MOCK --engine name=B cmd=$MOCK \
+    --each tc=5+0.05 --seed 3 --quiet --logdir none --results "$T/$out.jsonl" "$@" \
+    >"$T/$out.out" 2>&1; }
+line_of() { case $1 in 0) echo "fen $S0" ;; 1) echo "fen $S1" ;; 2) echo "fen $S2" ;; esac; }
+bm book1 --games 8 --openings file="$T/b.epd" start=2
+want=""; for g in 1 2 3 4 5 6 7 8; do
+    want="$want$g	$(line_of $(( (1 + (g - 1) / 2) % 3 )))
+"; done
+check "$(openings_of "$T/book1.jsonl")" "$(printf %s "$want")" \
+    "book: EPD with ; fields, start=2: pairs take lines 2 3 1 2 (1-based)"
+# a 3-engine round robin, 2 rounds of 4 games an encounter: 24 games
+tourbook() { out=$1; shift; $REF --game loa --engine name=A cmd=$MOCK --engine name=B cmd=$MOCK \
+    --engine name=C cmd=$MOCK --rounds 2 --games 4 --each tc=5+0.05 --seed 3 --quiet \
+    --logdir none --results "$T/$out.jsonl" "$@" >"$T/$out.out" 2>&1; }
+tourbook book2 --openings file="$T/b.epd" policy=encounter
+want=""; for g in $(seq 1 24); do
+    want="$want$g	$(line_of $(( ((g - 1) / 12 * 3 + (g - 1) % 12 / 4) % 3 )))
+"; done
+check "$(openings_of "$T/book2.jsonl")" "$(printf %s "$want")" \
+    "book: policy=encounter: every game of an encounter on one opening, the next encounter the next"
+tourbook book3 --openings file="$T/b.epd" policy=round
+want=""; for g in $(seq 1 24); do
+    want="$want$g	$(line_of $(( (g - 1) / 12 % 3 )))
+"; done
+check "$(openings_of "$T/book3.jsonl")" "$(printf %s "$want")" \
+    "book: policy=round: one opening a round"
+tourbook book4 --openings random-plies=3 policy=round
+check "$(openings_of "$T/book4.jsonl" | cut -f2 | uniq | wc -l | tr -d ' ')" 2 \
+    "book: policy=round applies to random plies too (2 rounds, 2 openings)"
+# the referee's own PGN records read back as a book, cut to plies=5
+bm book5 --games 4 --openings random-plies=2 --records "$T/book5.pgn"
+bm book6 --games 8 --openings file="$T/book5.pgn" format=pgn plies=5
+ok5=0
+for g in 1 2 3 4; do
+    o5=$(openings_of "$T/book5.jsonl" | awk -F'\t' -v g=$g '$1 == g {print $2}')
+    o6a=$(openings_of "$T/book6.jsonl" | awk -F'\t' -v g=$((2 * g - 1)) '$1 == g {print $2}')
+    o6b=$(openings_of "$T/book6.jsonl" | awk -F'\t' -v g=$((2 * g)) '$1 == g {print $2}')
+    first=$(sed -n "s/^{\"game\":$g,.*\"moves\":\[{\"seat\":[0-9],\"move\":\"\([^\"]*\)\".*/\1/p" "$T/book5.jsonl")
+    case $o6a in "$o5 $first "*) [ "$o6a" = "$o6b" ] &&
+        [ "$(echo "$o6a" | wc -w)" = $((2 + 5)) ] && ok5=$((ok5 + 1)) ;; esac
+done
+check "$ok5" 4 "book: PGN records read back: game k's opening + its first moves, 5 plies, one pair each"
+# refusals: exit 1, a clear message, nothing played
+printf '%s\n%s ; id 2\n8/8/8 b ; id 3\n' "$S0" "$S1" >"$T/bad.epd"
+printf '[Event "x"]\n\n1. b1-b3 a2-c2\n2. b3-b9 *\n' >"$T/bad.pgn"
+for a in "file=$T/bad.epd|$T/bad.epd:3: " "file=$T/bad.pgn format=pgn|$T/bad.pgn:4: opening move b3-b9 #3" \
+    "file=$T/b.epd random-plies=2|exclude each other" "format=pgn|need file=" \
+    "file=$T/b.epd policy=game|unknown --openings setting policy=game" \
+    "file=$T/b.epd start=4|start=4 but the book has 3 openings" \
+    "file=$T/nothere.epd|nothere.epd: cannot open"; do
+    # shellcheck disable=SC2086
+    $REF --game loa --engine cmd=$MOCK --engine cmd=$MOCK --results "$T/refused.jsonl" \
+        --logdir none --openings ${a%%|*} >"$T/refused.out" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -qF -- "${a#*|}" "$T/refused.out" && [ ! -s "$T/refused.jsonl" ]; then
+        ok "book refused: --openings ${a%%|*}"
+    else bad "book refused: --openings ${a%%|*}: rc $rc, $(cat "$T/refused.out")"; fi
+done
+$REF --game battalion --engine cmd=$MOCK arg=--game arg=battalion --engine cmd=$MOCK \
+    arg=--game arg=battalion --openings file="$T/b.epd" >"$T/refused.out" 2>&1
+check "$?/$(grep -c 'deals its games from a seed' "$T/refused.out")" 1/1 \
+    "book refused for Battalion (dealt from a secret seed)"
+# the old spellings: plies= alone is random-plies=
+bm book7 --games 2 --openings plies=3
+check "$(openings_of "$T/book7.jsonl" | cut -f2 | awk '{print NF}' | sort -u)" 5 \
+    "old spelling: --openings plies=3 is three random plies"
+# every shipped suite drives a match (the unit test checks every line)
+for f in openings/*.epd; do
+    [ -f "$f" ] || continue
+    g=$(basename "$f" .epd)
+    $REF --game "$g" --engine name=A cmd=$MOCK arg=--game arg="$g" --engine name=B cmd=$MOCK \
+        arg=--game arg="$g" --each tc=5+0.05 --games 4 --seed 3 --quiet --logdir none \
+        --openings file="$f" order=random --results "$T/suite-$g.jsonl" >"$T/suite.out" 2>&1
+    check "$?/$(count '"opening":"fen ' "$T/suite-$g.jsonl")" 0/4 "$f: a match from the shipped suite"
+done
+
 for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
     [ -x "$eng" ] || continue
     g=${eng##*/medan-}
