@@ -62,9 +62,22 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
                           size_t n);
 /* PGN-style tag pairs and movetext + flush. */
 int ref_record_write_pgn(const struct ref_record *r, FILE *f);
+/* What a results file may hold: the bounds of ref_record_read_file, far
+ * above real records (a game of 10 000 plies is under 1 MiB; a file of
+ * 1 GiB holds some 500 000 LOA games) and low enough that a wrong path
+ * (/dev/zero, a stream that never ends) fails fast. */
+#define REF_RECORD_MAX_LINE (4L << 20)    /* bytes in one record (line) */
+#define REF_RECORD_MAX_FILE (1L << 30)    /* bytes in one results file */
+#define REF_RECORD_MAX_GAME 100000000     /* game numbers: 1..this */
+
 /* Read every record of a JSON Lines file; calls fn for each.  A last line
  * cut short by a crash is skipped (and its byte offset returned in
- * *good_end, so --resume can truncate it).  Returns count or -1. */
+ * *good_end, so --resume can truncate it).  Returns count or -1: the file
+ * cannot be opened or read, is a directory, has a line longer than
+ * REF_RECORD_MAX_LINE or more than REF_RECORD_MAX_FILE bytes, or a line
+ * (not the last) that is not a record (bad JSON or UTF-8, a NUL byte).
+ * Opening never blocks (a FIFO with no writer reads as empty); err names
+ * the file and line and holds no control character from the file. */
 int ref_record_read_file(const char *path,
                          void (*fn)(void *ctx, const struct ref_record *r),
                          void *ctx, long *good_end, char *err, size_t n);
