@@ -133,9 +133,14 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
     if (!json_is_object(o))
         goto bad;
     v = json_object_get(o, "game");
-    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) > REF_RECORD_MAX_GAME)
+    if (!json_is_integer(v))
         goto bad;
+    if (json_integer_value(v) < 1 || json_integer_value(v) > REF_RECORD_MAX_GAME) {
+        set_err(err, n, -1, "game number %lld is not in 1..%d",
+                (long long)json_integer_value(v), REF_RECORD_MAX_GAME);
+        json_decref(o);
+        return -1;
+    }
     r->game = (int)json_integer_value(v);
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->match_seed = (uint64_t)json_integer_value(json_object_get(o, "match_seed"));
@@ -382,7 +387,7 @@ int ref_record_read_file(const char *path,
         }
         if (line[len - 1] != '\n') /* cut short: an interrupted write */
             break;
-        if (len == 1) {
+        if (strspn(line, " \t\r\n") == (size_t)len) { /* a blank line */
             end = total;
             continue;
         }

@@ -63,9 +63,10 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
 /* PGN-style tag pairs and movetext + flush. */
 int ref_record_write_pgn(const struct ref_record *r, FILE *f);
 /* What a results file may hold: the bounds of ref_record_read_file, far
- * above real records (a game of 10 000 plies is under 1 MiB; a file of
- * 1 GiB holds some 500 000 LOA games) and low enough that a wrong path
- * (/dev/zero, a stream that never ends) fails fast. */
+ * above real records (a game of 10 000 plies is under 1 MiB; an LOA game
+ * takes some 1.3 kB, so 1 GiB holds several hundred thousand) and low
+ * enough that a wrong path (/dev/zero, a stream that never ends) fails
+ * fast. */
 #define REF_RECORD_MAX_LINE (4L << 20)    /* bytes in one record (line) */
 #define REF_RECORD_MAX_FILE (1L << 30)    /* bytes in one results file */
 #define REF_RECORD_MAX_GAME 100000000     /* game numbers: 1..this */
