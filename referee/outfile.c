@@ -15,17 +15,27 @@ int ref_outfile_open(struct ref_outfile *o, const char *path, char *err,
                      size_t n)
 {
     struct stat st;
-    size_t len = strlen(path);
+    size_t len;
     mode_t mask;
+    char *real = NULL;
     int fd;
     memset(o, 0, sizeof *o);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* A symbolic link: its target is replaced, the link kept (a link to
+     * nothing yet is written through, in place). */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)) != NULL)
+        path = real;
+    len = strlen(path);
+    if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+        (!real && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))) {
+        int rc = 0;
         if (S_ISDIR(st.st_mode))
-            return set_err(err, n, -1, "cannot write %s: a directory", path);
-        if (!(o->f = fopen(path, "w")))
-            return set_err(err, n, -1, "cannot write %s: %s", path, strerror(errno));
-        o->path = xstrdup(path);
-        return 0;
+            rc = set_err(err, n, -1, "cannot write %s: a directory", path);
+        else if (!(o->f = fopen(path, "w")))
+            rc = set_err(err, n, -1, "cannot write %s: %s", path, strerror(errno));
+        else
+            o->path = xstrdup(path);
+        free(real);
+        return rc;
     }
     o->tmp = xmalloc(len + 8);
     memcpy(o->tmp, path, len);
@@ -33,6 +43,7 @@ int ref_outfile_open(struct ref_outfile *o, const char *path, char *err,
     if ((fd = mkstemp(o->tmp)) < 0) {
         set_err(err, n, -1, "cannot write %s: %s", path, strerror(errno));
         free(o->tmp);
+        free(real);
         o->tmp = NULL;
         return -1;
     }
@@ -44,10 +55,12 @@ int ref_outfile_open(struct ref_outfile *o, const char *path, char *err,
         close(fd);
         unlink(o->tmp);
         free(o->tmp);
+        free(real);
         o->tmp = NULL;
         return -1;
     }
     o->path = xstrdup(path);
+    free(real);
     return 0;
 }
 

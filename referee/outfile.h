@@ -14,7 +14,8 @@ struct ref_outfile {
 };
 
 /* Open PATH for writing.  A path that exists and is not a regular file
- * (/dev/stdout, a FIFO) is written in place.  0, or -1 with err set. */
+ * (/dev/stdout, a FIFO) is written in place; a symbolic link's target is
+ * replaced.  0, or -1 with err set. */
 int ref_outfile_open(struct ref_outfile *o, const char *path, char *err,
                      size_t n);
 /* Flush, close and move into place: 0, or -1 with err set (nothing left

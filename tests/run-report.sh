@@ -76,7 +76,7 @@ python3 "$HOSTILE" make "$T/loa.jsonl" "$T/hostile.jsonl"
 $REF report "$T/hostile.jsonl" --html "$T/hostile.html" --sprt elo0=0 elo1=20 \
     --title "$(python3 "$HOSTILE" title)" >"$T/hostile.out" 2>&1
 check $? 0 "report of hostile names, event, parameters, opening, reasons: exit 0"
-check "$(grep -ciE '<(script|img|b|svg on)' "$T/hostile.html")" 0 \
+check "$(grep -ciE '<(script|img|b>|svg on)' "$T/hostile.html")" 0 \
     "report: no script, img, b or svg tag from the records in the page's source"
 if /usr/bin/python3 -c 'import selenium' 2>/dev/null && [ -x /usr/bin/chromedriver ]; then
     timeout 300 /usr/bin/python3 "$HOSTILE" check "$T/hostile.html" >"$T/hostile.check" 2>&1 &&
@@ -161,6 +161,12 @@ $REF merge "$T/loa.jsonl" --output "$T/all.jsonl" >/dev/null 2>&1
 check "$?:$(wc -l <"$T/all.jsonl" | tr -d ' ')" "0:8" "merge: --output after the files gets every record"
 refuse 1 "cannot write /dev/full" "report: a write error (/dev/full) is an error" \
     $REF report "$T/loa.jsonl" --html /dev/full
+ln -s page.html "$T/link.html"
+$REF report "$T/loa.jsonl" --html "$T/link.html" >/dev/null 2>&1 # a link to nothing yet
+$REF report "$T/loa.jsonl" --html "$T/link.html" >/dev/null 2>&1 # a link to a page
+[ -L "$T/link.html" ] && grep -q '</html>' "$T/page.html" &&
+    ok "report: --html through a symbolic link writes its target and keeps the link" ||
+    bad "report: --html through a symbolic link"
 
 [ $fail = 0 ] && echo "report tests: all $n passed" || echo "report tests: FAILED" >&2
 exit $fail
