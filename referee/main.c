@@ -10,6 +10,7 @@
 
 #include "../core/version.h"
 #include "cli.h"
+#include "outfile.h"
 #include "parallel.h"
 #include "report.h"
 #include "stats.h"
@@ -21,6 +22,7 @@ struct merge_ctx {
     struct ref_table *t;
     FILE *out;
     int dup;
+    char bad[160];          /* a record that does not fit: merge fails */
     const char *path;
     unsigned char *seen;    /* seen[g]: game g read (1) or read twice (2) */
     int nseen;
@@ -29,6 +31,8 @@ struct merge_ctx {
 static void merge_one(void *ctx, const struct ref_record *r)
 {
     struct merge_ctx *c = ctx;
+    if (*c->bad)
+        return;
     if (r->game >= c->nseen) {
         int n = c->nseen ? c->nseen : 64;
         while (n <= r->game)
@@ -38,9 +42,11 @@ static void merge_one(void *ctx, const struct ref_record *r)
         c->nseen = n;
     }
     if (ref_table_add(c->t, r) < 0) {
-        if (!ref_table_has(c->t, r->game))
-            die("%s: game %d does not fit the others (different game?)",
-                c->path, r->game);
+        if (!ref_table_has(c->t, r->game)) {
+            snprintf(c->bad, sizeof c->bad, "game %d does not fit the others "
+                     "(different game?)", r->game);
+            return;
+        }
         c->seen[r->game] = 2;
         c->dup++;
         return;
@@ -76,9 +82,24 @@ static int merge_main(int argc, char **argv)
     struct ref_sprt sprt;
     int have_sprt = 0, files = 0, rc = 1, last = 0, missing = 0;
     int64_t games = 0;
-    struct merge_ctx c = {&t, NULL, 0, NULL, NULL, 0};
+    struct merge_ctx c = {&t, NULL, 0, "", NULL, NULL, 0};
+    struct ref_outfile of;
+    memset(&of, 0, sizeof of);
     ref_sprt_default(&sprt);
     ref_table_init(&t);
+    /* --output before any file is read, wherever it stands (the last one
+     * counts); written through a temporary file, so an error leaves no
+     * partial file. */
+    for (int i = 0; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--output") == 0) {
+            char err[256];
+            ref_outfile_discard(&of);
+            if (ref_outfile_open(&of, argv[++i], err, sizeof err) < 0) {
+                fprintf(stderr, "medan-referee merge: %s\n", err);
+                goto done;
+            }
+            c.out = of.f;
+        }
     for (int i = 0; i < argc; i++) {
         char err[256];
         if (strcmp(argv[i], "--sprt") == 0) {
@@ -104,17 +125,16 @@ static int merge_main(int argc, char **argv)
             continue;
         }
         if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) {
-            if (c.out)
-                fclose(c.out);
-            if (!(c.out = fopen(argv[++i], "w"))) {
-                fprintf(stderr, "medan-referee merge: cannot write %s\n", argv[i]);
-                goto done;
-            }
+            i++; /* opened above */
             continue;
         }
         c.path = argv[i];
         if (ref_record_read_file(argv[i], merge_one, &c, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "medan-referee merge: %s\n", err);
+            goto done;
+        }
+        if (*c.bad) {
+            fprintf(stderr, "medan-referee merge: %s: %s\n", argv[i], c.bad);
             goto done;
         }
         files++;
@@ -142,11 +162,18 @@ static int merge_main(int argc, char **argv)
         print_games(&c, last, 0);
         printf("\n");
     }
+    if (c.out) {
+        char err[256];
+        c.out = NULL;
+        if (ref_outfile_commit(&of, err, sizeof err) < 0) {
+            fprintf(stderr, "medan-referee merge: %s\n", err);
+            goto done;
+        }
+    }
     ref_table_print(&t, have_sprt ? &sprt : NULL, stdout);
     rc = missing ? 2 : 0;
 done:
-    if (c.out)
-        fclose(c.out);
+    ref_outfile_discard(&of);
     free(c.seen);
     ref_table_free(&t);
     return rc;

@@ -1,9 +1,13 @@
 /* record.c - game records as JSON Lines and PGN-style text (see record.h). */
 #include "record.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -161,8 +165,14 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
     if (!json_is_object(o))
         goto bad;
     v = json_object_get(o, "game");
-    if (!json_is_integer(v) || json_integer_value(v) < 1)
+    if (!json_is_integer(v))
         goto bad;
+    if (json_integer_value(v) < 1 || json_integer_value(v) > REF_RECORD_MAX_GAME) {
+        set_err(err, n, -1, "game number %lld is not in 1..%d",
+                (long long)json_integer_value(v), REF_RECORD_MAX_GAME);
+        json_decref(o);
+        return -1;
+    }
     r->game = (int)json_integer_value(v);
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->match_seed = (uint64_t)json_integer_value(json_object_get(o, "match_seed"));
@@ -396,43 +406,107 @@ int ref_record_write_pgn(const struct ref_record *r, FILE *f)
     return fflush(f) == 0 ? 0 : -1;
 }
 
+/* One line of f, its '\n' kept, into *buf (NUL-terminated after it):
+ * its length, 0 at the end of the file, -1 on a read error, -2 when more
+ * than max bytes come before a '\n'. */
+static long read_line(FILE *f, char **buf, size_t *cap, size_t max)
+{
+    size_t len = 0;
+    int c = 0;
+    for (;;) {
+        if (len + 2 > *cap) {
+            *cap = *cap ? 2 * *cap : 4096;
+            *buf = xrealloc(*buf, *cap);
+        }
+        if (c == '\n' || (c = getc_unlocked(f)) == EOF)
+            break;
+        if (len == max && c != '\n')
+            return -2;
+        (*buf)[len++] = (char)c;
+    }
+    (*buf)[len] = '\0';
+    return c == EOF && ferror(f) ? -1 : (long)len;
+}
+
+/* An error text fit for a terminal: bytes from the file (jansson quotes
+ * the text near an error) lose their control and non-ASCII bytes. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
 int ref_record_read_file(const char *path,
                          void (*fn)(void *ctx, const struct ref_record *r),
                          void *ctx, long *good_end, char *err, size_t n)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f;
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
-    int count = 0, lineno = 0;
+    long len, total = 0;
+    int count = 0, lineno = 0, fd, rc = 0;
     long end = 0;
-    if (!f)
-        return set_err(err, n, -1, "%s: cannot open", path);
-    while ((len = getline(&line, &cap, f)) > 0) {
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    /* O_NONBLOCK: a FIFO opens at once even with no writer; reads block
+     * again below. */
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+        return set_err(err, n, -1, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+        close(fd);
+        return set_err(err, n, -1, "%s: is a directory, not a results file", path);
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > REF_RECORD_MAX_FILE) {
+        close(fd);
+        return set_err(err, n, -1, "%s: %lld bytes; a results file holds %ld at most", path,
+                       (long long)st.st_size, REF_RECORD_MAX_FILE);
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return set_err(err, n, -1, "%s: cannot open: %s", path, strerror(errno));
+    }
+    while ((len = read_line(f, &line, &cap, REF_RECORD_MAX_LINE)) > 0) {
         struct ref_record r;
         char e[GAME_ERR_LEN];
         lineno++;
+        total += len;
+        if (total > REF_RECORD_MAX_FILE) {
+            rc = set_err(err, n, -1, "%s: more than %ld bytes (at line %d); a results "
+                         "file holds %ld at most", path, REF_RECORD_MAX_FILE, lineno,
+                         REF_RECORD_MAX_FILE);
+            goto out;
+        }
         if (line[len - 1] != '\n') /* cut short: an interrupted write */
             break;
-        if (len == 1) {
-            end = ftell(f);
+        if (strspn(line, " \t\r\n") == (size_t)len) { /* a blank line */
+            end = total;
             continue;
         }
-        if (ref_record_parse_json(&r, line, e, sizeof e) < 0) {
+        if (memchr(line, '\0', (size_t)len) ? set_err(e, sizeof e, -1, "a NUL byte in the line")
+                                            : ref_record_parse_json(&r, line, e, sizeof e) < 0) {
             int c = fgetc(f);
-            if (c == EOF) /* a damaged last line: ignore it */
+            if (c == EOF && !ferror(f)) /* a damaged last line: ignore it */
                 break;
-            free(line);
-            fclose(f);
-            return set_err(err, n, -1, "%s:%d: %s", path, lineno, e);
+            printable(e);
+            rc = set_err(err, n, -1, "%s:%d: %s", path, lineno, e);
+            goto out;
         }
         fn(ctx, &r);
         ref_record_free(&r);
         count++;
-        end = ftell(f);
+        end = total;
     }
+    if (len == -2)
+        rc = set_err(err, n, -1, "%s: line %d longer than %ld bytes", path, lineno + 1,
+                     REF_RECORD_MAX_LINE);
+    else if (len == -1)
+        rc = set_err(err, n, -1, "%s: cannot read: %s", path, strerror(errno));
+out:
     free(line);
     fclose(f);
+    if (rc < 0)
+        return rc;
     if (good_end)
         *good_end = end;
     return count;

@@ -69,13 +69,27 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
  * the referee's own tags, and movetext whose comments are cutechess's
  * ("{+0.31/12 0.25s}"), + flush. */
 int ref_record_write_pgn(const struct ref_record *r, FILE *f);
+/* What a results file may hold: the bounds of ref_record_read_file, far
+ * above real records (a game of 10 000 plies is under 1 MiB; an LOA game
+ * takes some 1.3 kB, so 1 GiB holds several hundred thousand) and low
+ * enough that a wrong path (/dev/zero, a stream that never ends) fails
+ * fast. */
+#define REF_RECORD_MAX_LINE (4L << 20)    /* bytes in one record (line) */
+#define REF_RECORD_MAX_FILE (1L << 30)    /* bytes in one results file */
+#define REF_RECORD_MAX_GAME 100000000     /* game numbers: 1..this */
+
 /* A move's comment as cutechess-cli writes it, without the braces:
  * "+0.31/12 0.25s", "-M3/9 1.2s" (win/loss in plies), "0.043s" without a
  * score or depth. */
 void ref_record_move_comment(const struct ref_move *m, char *b, size_t n);
 /* Read every record of a JSON Lines file; calls fn for each.  A last line
  * cut short by a crash is skipped (and its byte offset returned in
- * *good_end, so --resume can truncate it).  Returns count or -1. */
+ * *good_end, so --resume can truncate it).  Returns count or -1: the file
+ * cannot be opened or read, is a directory, has a line longer than
+ * REF_RECORD_MAX_LINE or more than REF_RECORD_MAX_FILE bytes, or a line
+ * (not the last) that is not a record (bad JSON or UTF-8, a NUL byte).
+ * Opening never blocks (a FIFO with no writer reads as empty); err names
+ * the file and line and holds no control character from the file. */
 int ref_record_read_file(const char *path,
                          void (*fn)(void *ctx, const struct ref_record *r),
                          void *ctx, long *good_end, char *err, size_t n);

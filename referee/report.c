@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "outfile.h"
 #include "record.h"
 #include "stats.h"
 #include "tournament.h"
@@ -20,6 +21,7 @@
 #define H 260               /* chart height */
 #define PADL 56             /* left margin for the axis labels */
 #define PADB 34
+#define MAX_MS 1000000000LL /* a think time above this (11 days) is no record's */
 
 /* What a chart needs of one game. */
 struct rgame {
@@ -44,8 +46,9 @@ struct report {
     int64_t *ms[MAX_ENG];          /* think time per move, per engine */
     int *depth[MAX_ENG];           /* depth per move (0 = not reported) */
     int nms[MAX_ENG], capms[MAX_ENG];
-    char game_name[32], params[256];
+    char game_name[32], params[256], event[128];
     int nseats, mixed;
+    char bad[160];                 /* a record that cannot be drawn */
 };
 
 static int eng_index(struct report *R, const char *name)
@@ -99,6 +102,22 @@ static void take(void *ctx, const struct ref_record *r)
     struct report *R = ctx;
     struct rgame g;
     memset(&g, 0, sizeof g);
+    if (*R->bad)
+        return;
+    /* Numbers are checked before anything is drawn from them. */
+    for (int k = 0; k < r->nmoves; k++)
+        if (r->moves[k].ms < 0 || r->moves[k].ms > MAX_MS) {
+            snprintf(R->bad, sizeof R->bad, "game %d, move %d: a think time of %lld ms "
+                     "(0 to %lld)", r->game, k + 1, (long long)r->moves[k].ms, MAX_MS);
+            return;
+        }
+    for (int i = 0; i < r->nseats && r->has_scores; i++)
+        if (!isfinite(r->score[i])) {
+            snprintf(R->bad, sizeof R->bad, "game %d: a score that is not a number", r->game);
+            return;
+        }
+    if (!*R->event && *r->event)
+        snprintf(R->event, sizeof R->event, "%s", r->event);
     if (!R->nseats) {
         R->nseats = r->nseats;
         snprintf(R->game_name, sizeof R->game_name, "%s", r->game_name);
@@ -186,18 +205,65 @@ static const char *colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 #define COLOUR(i) colour[(i) % 8]
 
-/* Text for HTML: &, <, >, " escaped. */
-static void esc(FILE *f, const char *s)
+/* The length of the UTF-8 character at s, 0 if s does not start one
+ * (a stray byte, an overlong form, a surrogate, above U+10FFFF). */
+static int utf8_len(const unsigned char *s)
 {
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
+    unsigned cp;
+    int n;
+    if (s[0] < 0x80)
+        return 1;
+    n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (!n || s[0] > 0xf4)
+        return 0;
+    cp = s[0] & (0x7f >> n);
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
 }
+
+/* Text from outside (results files, the command line) into the page, for
+ * every place the report puts such text: HTML text, a quoted attribute
+ * value, SVG (XML) text.  & < > " ' become references; control characters
+ * and bytes that are not UTF-8 become U+FFFD.  At most max characters, the
+ * last ones (max < 0: all). */
+static void esc_tail(FILE *f, const char *str, int max)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    int count = 0;
+    for (const unsigned char *p = s; *p; p += utf8_len(p) ? utf8_len(p) : 1)
+        count++;
+    for (; *s; count--) {
+        int n = utf8_len(s);
+        if (max >= 0 && count > max) {
+            s += n ? n : 1;
+            continue;
+        }
+        if (!n || (*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f ||
+            (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)) /* C1 controls */
+            fputs("\xef\xbf\xbd", f);
+        else if (n > 1)
+            fwrite(s, 1, (size_t)n, f);
+        else
+            switch (*s) {
+            case '&': fputs("&amp;", f); break;
+            case '<': fputs("&lt;", f); break;
+            case '>': fputs("&gt;", f); break;
+            case '"': fputs("&quot;", f); break;
+            case '\'': fputs("&#39;", f); break;
+            default: fputc(*s, f);
+            }
+        s += n ? n : 1;
+    }
+}
+
+static void esc(FILE *f, const char *s) { esc_tail(f, s, -1); }
 
 struct axes {
     double x0, x1, y0, y1;
@@ -287,7 +353,11 @@ static void chart_elo(FILE *f, const struct report *R)
     }
     ymax = fmin(ceil(ymax * 1.1 / 100) * 100, 800);
     a = (struct axes){1, k > 1 ? k : 2, -ymax, ymax};
-    fprintf(f, "<h2>Elo of %s against %s over the games</h2>\n", R->eng[0], R->eng[1]);
+    fprintf(f, "<h2>Elo of ");
+    esc(f, R->eng[0]);
+    fprintf(f, " against ");
+    esc(f, R->eng[1]);
+    fprintf(f, " over the games</h2>\n");
     svg_open(f, &a, "games", "Elo");
     fprintf(f, "<polygon fill=\"%s\" fill-opacity=\"0.18\" points=\"", COLOUR(0));
     for (int i = 0; i < k; i++)
@@ -373,7 +443,9 @@ static void chart_openings(FILE *f, const struct report *R)
             }
         rows = MAX_OPENING_ROWS;
     }
-    fprintf(f, "<h2>Score of %s by opening</h2>\n", R->eng[0]);
+    fprintf(f, "<h2>Score of ");
+    esc(f, R->eng[0]);
+    fprintf(f, " by opening</h2>\n");
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", W,
             rows * bh + 24);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", W, rows * bh + 24);
@@ -386,8 +458,7 @@ static void chart_openings(FILE *f, const struct report *R)
         s = pts[o] / cnt[o];
         y = 4 + rows++ * bh;
         fprintf(f, "<text x=\"0\" y=\"%d\" class=\"tick\">", y + 13);
-        esc(f, strlen(R->opening[o]) > 44 ? R->opening[o] + strlen(R->opening[o]) - 44
-                                          : R->opening[o]);
+        esc_tail(f, R->opening[o], 44);
         fprintf(f, "</text><rect x=\"330\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
                    "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%.0f%% of %d</text>\n",
                 y + 2, s * 300, bh - 4, COLOUR(0), 336 + s * 300, y + 13, 100 * s, cnt[o]);
@@ -430,17 +501,20 @@ static void table_endings(FILE *f, const struct report *R)
                         if (by[o][r]) {
                             double wd = 300.0 * by[o][r] / n;
                             fprintf(f, "<rect x=\"%.1f\" width=\"%.1f\" height=\"14\" fill=\"%s\" "
-                                       "stroke=\"#fff\"><title>%s %s: %d</title></rect>",
-                                    x, wd, shade[o], what[o], R->reason[r], by[o][r]);
+                                       "stroke=\"#fff\"><title>%s ", x, wd, shade[o], what[o]);
+                            esc(f, R->reason[r]);
+                            fprintf(f, ": %d</title></rect>", by[o][r]);
                             x += wd;
                         }
             }
             fprintf(f, "</svg> ");
             for (int o = 2; o >= 0; o--)
                 for (int r = 0; r < R->nreasons; r++)
-                    if (by[o][r])
-                        fprintf(f, "<span class=\"%c\">%s %d</span> ", what[o][0], R->reason[r],
-                                by[o][r]);
+                    if (by[o][r]) {
+                        fprintf(f, "<span class=\"%c\">", what[o][0]);
+                        esc(f, R->reason[r]);
+                        fprintf(f, " %d</span> ", by[o][r]);
+                    }
             fprintf(f, "</td></tr>\n");
         }
     fprintf(f, "</table>\n");
@@ -504,11 +578,13 @@ static void chart_hist(FILE *f, const struct report *R, int depth, const char *t
         double bwpx = (px(&a, bw) - px(&a, 0)) / R->neng;
         for (int b = 0; b < nb && nv[e]; b++) {
             double c = 100.0 * cnt[e][b] / nv[e];
-            if (cnt[e][b])
+            if (cnt[e][b]) {
                 fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                           "<title>%s: %d moves</title></rect>\n",
-                        px(&a, b * bw - off) + e * bwpx, py(&a, c), bwpx > 1 ? bwpx - 0.5 : bwpx,
-                        py(&a, 0) - py(&a, c), COLOUR(e), R->eng[e], cnt[e][b]);
+                           "<title>", px(&a, b * bw - off) + e * bwpx, py(&a, c),
+                        bwpx > 1 ? bwpx - 0.5 : bwpx, py(&a, 0) - py(&a, c), COLOUR(e));
+                esc(f, R->eng[e]);
+                fprintf(f, ": %d moves</title></rect>\n", cnt[e][b]);
+            }
         }
     }
     fprintf(f, "</svg>\n<p class=\"note\">");
@@ -625,11 +701,13 @@ int ref_report_main(int argc, char **argv)
     struct ref_sprt sp;
     const char *out = NULL, *title = NULL;
     int have_sprt = 0, files = 0, rc = 1;
+    struct ref_outfile of;
+    char err[256];
     FILE *f = NULL;
     memset(&R, 0, sizeof R);
+    memset(&of, 0, sizeof of);
     ref_sprt_default(&sp);
     for (int i = 0; i < argc; i++) {
-        char err[256];
         if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
             out = argv[++i];
             continue;
@@ -659,6 +737,10 @@ int ref_report_main(int argc, char **argv)
             fprintf(stderr, "medan-referee report: %s\n", err);
             goto done;
         }
+        if (*R.bad) {
+            fprintf(stderr, "medan-referee report: %s: %s\n", argv[i], R.bad);
+            goto done;
+        }
         files++;
     }
     if (!files || !out) {
@@ -674,10 +756,12 @@ int ref_report_main(int argc, char **argv)
                         "were left out\n");
     qsort(R.g, (size_t)R.n, sizeof *R.g, by_game);
     renumber(&R);
-    if (!(f = fopen(out, "w"))) {
-        fprintf(stderr, "medan-referee report: cannot write %s\n", out);
+    /* Through a temporary file: a failure leaves no half page. */
+    if (ref_outfile_open(&of, out, err, sizeof err) < 0) {
+        fprintf(stderr, "medan-referee report: %s\n", err);
         goto done;
     }
+    f = of.f;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
     esc(f, title ? title : "Medan match report");
     fprintf(f, "</title>\n<style>\nbody{font:14px/1.4 sans-serif;margin:24px;max-width:760px;"
@@ -694,6 +778,11 @@ int ref_report_main(int argc, char **argv)
     if (*R.params) {
         fputc(' ', f);
         esc(f, R.params);
+    }
+    if (*R.event) {
+        fprintf(f, " (");
+        esc(f, R.event);
+        fputc(')', f);
     }
     fprintf(f, ", %d games, %d seats; engines:", R.n, R.nseats);
     for (int e = 0; e < R.neng; e++) {
@@ -718,17 +807,14 @@ int ref_report_main(int argc, char **argv)
     chart_hist(f, &R, 0, "Time used per move", "ms");
     chart_hist(f, &R, 1, "Depth reached per move", "depth");
     fprintf(f, "</body></html>\n");
-    if (fclose(f) != 0) {
-        fprintf(stderr, "medan-referee report: cannot write %s\n", out);
-        f = NULL;
+    if (ref_outfile_commit(&of, err, sizeof err) < 0) {
+        fprintf(stderr, "medan-referee report: %s\n", err);
         goto done;
     }
-    f = NULL;
     printf("report: %d games -> %s\n", R.n, out);
     rc = 0;
 done:
-    if (f)
-        fclose(f);
+    ref_outfile_discard(&of);
     for (int e = 0; e < MAX_ENG; e++) {
         free(R.ms[e]);
         free(R.depth[e]);
