@@ -93,7 +93,8 @@ m = re.search(r'http://127\.0\.0\.1:(\d+)/', line)
 if not m:
     print('FAIL medan-web did not print its address: %r' % line)
     sys.exit(1)
-BASE = 'http://127.0.0.1:%s/' % m.group(1)
+PORT = int(m.group(1))
+BASE = 'http://127.0.0.1:%d/' % PORT
 ok('medan-web listens on 127.0.0.1 by default (%s)' % line.strip())
 
 
@@ -753,7 +754,6 @@ check(s['sessions'] == 0 and s['engines'] == 0 and all(gone(p) for p in pids2),
 # ---- hostile clients (issue 26 section 1): a game is its page's, held
 # connections starve no one, any number of tabs, --bind, UTF-8, the deal's
 # seed, Palagan's state size -----------------------------------------------------
-PORT = int(m.group(1))
 
 
 def ws_open(sid, secret, src='127.0.0.1', port=None, extra='', host='127.0.0.1'):
