@@ -383,6 +383,32 @@ fail:
     return r;
 }
 
+/* The bestmove of a go, until deadline; with c->cancel, in slices of
+ * CTL_CANCEL_POLL_MS, sending `stop` once the flag is set. */
+static int wait_bestmove(struct ctl_client *c, int64_t deadline_us, char *line,
+                         size_t n, char **arg)
+{
+    int stopped = 0;
+    for (;;) {
+        int64_t until = deadline_us;
+        int r;
+        if (c->cancel && !stopped) {
+            if (atomic_load(c->cancel)) {
+                stopped = 1;
+                r = send_or_eof(c, deadline_us, "stop");
+                if (r != CTL_OK)
+                    return r;
+                continue;
+            }
+            if (now_us() + CTL_CANCEL_POLL_MS * 1000 < until)
+                until = now_us() + CTL_CANCEL_POLL_MS * 1000;
+        }
+        r = wait_for(c, until, "bestmove", 1, line, n, arg);
+        if (r != CTL_TIMEOUT || until == deadline_us)
+            return r;
+    }
+}
+
 int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us)
@@ -399,7 +425,7 @@ int ctl_client_go(struct ctl_client *c, const char *limits,
     c->last_depth = 0;
     c->has_score = 0;
     c->last_mate = 0;
-    r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
+    r = wait_bestmove(c, deadline_us, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
     if (r == CTL_OK || r == CTL_ERROR)
         c->searching = 0;

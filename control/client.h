@@ -11,6 +11,7 @@
 #ifndef CTL_CLIENT_H
 #define CTL_CLIENT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "proc.h"
@@ -54,6 +55,9 @@ struct ctl_client {
                               (win/loss: +-CTL_SCORE_MATE) */
     int last_mate;         /* `score win N`: N, `score loss N`: -N (plies;
                               `win 0`/`loss 0` as +-1), 0 for `score cp` */
+    const atomic_int *cancel; /* set by the owner: when it becomes non-zero
+                              during ctl_client_go, `stop` is sent (once) and
+                              the bestmove awaited as usual; NULL = none */
 };
 
 /* Spawn (o: the log and stderr, NULL = discard; the spec's dir wins over
@@ -78,7 +82,11 @@ int ctl_client_seed(struct ctl_client *c, int64_t deadline_us,
                     uint64_t seed);
 /* Send `go <limits>` and wait for bestmove until deadline.  On CTL_OK the
  * move token is in move and *elapsed_us is the time from the end of the
- * write of `go` to the arrival of `bestmove`. */
+ * write of `go` to the arrival of `bestmove`.  With c->cancel set, the wait
+ * looks at it every CTL_CANCEL_POLL_MS and sends `stop` once it is set, so
+ * another thread can end a long search within that time plus the engine's
+ * answer to `stop`. */
+#define CTL_CANCEL_POLL_MS 20
 int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us);

@@ -481,6 +481,7 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         assert(s >= 0 && s < m->nseats);
         e = seat_eng[s];
         c = &w->inst[slot_of[s]];
+        c->cancel = &m->cancel;  /* ref_match_cancel stops its search */
         tc = &m->tc[e];
 
         /* position */

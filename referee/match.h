@@ -131,7 +131,7 @@ void ref_match_free(struct ref_match *m);
 int ref_match_run(struct ref_match *m);
 /* Stop a running match from another thread (lock-free: safe under the
  * caller's own locks): no game starts any more and the games under way end
- * after their current move, unrecorded; ref_match_run then returns 2 with
+ * unrecorded, a search under way sent `stop` within CTL_CANCEL_POLL_MS; ref_match_run then returns 2 with
  * stop_why "cancelled" (unless the match had stopped already). */
 void ref_match_cancel(struct ref_match *m);
 /* Load an existing results file into the table (for --resume); truncates a

@@ -13,11 +13,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "control/client.h"
@@ -501,6 +504,61 @@ static void test_client(void **state)
     ctl_client_kill(&c);
 }
 
+/* An engine that answers go only when told to stop: ctl_client_go with
+ * c->cancel set by another thread sends `stop` and gets the bestmove
+ * (without the cancel it would wait for the deadline, a minute away). */
+static const char *stop_engine =
+    "while read -r l; do case \"$l\" in "
+    "mep) echo 'id name stopper'; echo 'game loa'; echo mepok;; "
+    "isready) echo readyok;; "
+    "go*) ;; "
+    "stop) echo 'info depth 1 score cp 5 pv c3'; echo 'bestmove c3';; "
+    "quit) exit 0;; "
+    "*) echo ok;; esac; done";
+
+static void *set_later(void *arg)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    atomic_store((atomic_int *)arg, 1);
+    return NULL;
+}
+
+static void test_client_cancel(void **state)
+{
+    struct ctl_client c;
+    struct ctl_engine_spec s;
+    char *args[] = {"-c", (char *)stop_engine};
+    char err[256], mv[64];
+    int64_t el;
+    atomic_int cancel = 0;
+    pthread_t t;
+    (void)state;
+    spec_of(&s, args);
+    assert_int_equal(ctl_client_start(&c, &s, NULL, 5000, err, sizeof err),
+                     CTL_OK);
+    c.cancel = &cancel;
+    assert_int_equal(pthread_create(&t, NULL, set_later, &cancel), 0);
+    assert_int_equal(ctl_client_go(&c, "infinite", in_ms(60000), mv, sizeof mv,
+                                   &el),
+                     CTL_OK);
+    pthread_join(t, NULL);
+    assert_string_equal(mv, "c3");
+    assert_false(c.searching);
+    assert_int_equal(c.last_depth, 1);
+    /* Already set before go: stop goes out at once. */
+    assert_int_equal(ctl_client_go(&c, "infinite", in_ms(60000), mv, sizeof mv,
+                                   &el),
+                     CTL_OK);
+    assert_string_equal(mv, "c3");
+    /* No cancel: an engine that never answers is a timeout, as before. */
+    c.cancel = NULL;
+    assert_int_equal(ctl_client_go(&c, "infinite", in_ms(200), mv, sizeof mv,
+                                   &el),
+                     CTL_TIMEOUT);
+    ctl_client_kill(&c);
+}
+
 static void test_is_final(void **state)
 {
     (void)state;
@@ -568,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_poll_take),
         cmocka_unit_test(test_take_flood),
         cmocka_unit_test(test_client),
+        cmocka_unit_test(test_client_cancel),
         cmocka_unit_test(test_is_final),
         cmocka_unit_test(test_client_start_fails),
     };

@@ -564,6 +564,19 @@ check(st and st['match']['stopped'] == 'cancelled' and 1 <= st['match']['played'
       'match: stopped (%s after %d games), the results file holds exactly the finished games' %
       (st and st['match']['stopped'], st and st['match']['played']))
 
+# Stop during a long think: the engine gets `stop` at once (the match would
+# otherwise wait out the 50 s move; 25 s is far from both).
+code, st = http('api/session', dict(base, games=2, tc='st=50'))
+sid, msec = st['id'], st['secret']
+wait(lambda: http('api/session/' + sid, secret=msec)[1]['match']['running'], 'the long-move match to run')
+time.sleep(2)                      # the first go is out
+code, st = http('api/session/%s/stop' % sid, {}, secret=msec)
+st = wait(lambda: (lambda x: not x['match']['running'] and x)(http('api/session/' + sid, secret=msec)[1]),
+          'the stopped long-move match to end', timeout=25)
+check(st and st['match']['stopped'] == 'cancelled' and st['match']['played'] == 0,
+      'match: Stop ends a 50 s move at once (%s, %s games)' %
+      (st and st['match']['stopped'], st and st['match']['played']))
+
 # ---- a results file followed while it is written -------------------------------------
 lines = open(shell_res).read().splitlines(True)
 live = os.path.join(RD, 'live.jsonl')
