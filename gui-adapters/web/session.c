@@ -366,8 +366,7 @@ void sess_listen(struct sess *s, int delta)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* The CLOCK_REALTIME time `ms` from now, for pthread_cond_timedwait. */
-static struct timespec deadline_in(int ms)
+struct timespec web_deadline_in(int ms)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -382,7 +381,7 @@ static struct timespec deadline_in(int ms)
 
 int sess_wait(struct sess *s, uint64_t version, int timeout_ms)
 {
-    struct timespec ts = deadline_in(timeout_ms);
+    struct timespec ts = web_deadline_in(timeout_ms);
     int r = 0;
     pthread_mutex_lock(&s->mu);
     for (;;) {
@@ -1648,7 +1647,7 @@ static void *worker(void *arg)
             continue;
         }
         {
-            struct timespec ts = deadline_in(wait_ms);
+            struct timespec ts = web_deadline_in(wait_ms);
             pthread_cond_timedwait(&s->wake, &s->mu, &ts);
         }
     }

@@ -11,6 +11,7 @@
 #define WEB_H
 
 #include <stdint.h>
+#include <time.h>
 #include <jansson.h>
 
 #include "engine.h"
@@ -65,6 +66,8 @@ int sess_action(struct sess *s, const char *action, json_t *req, char *err,
 /* Wait until the state's version differs from version: 1, 0 after
  * timeout_ms, -1 when the session or the server closes. */
 int sess_wait(struct sess *s, uint64_t version, int timeout_ms);
+/* The CLOCK_REALTIME time `ms` from now, for pthread_cond_timedwait. */
+struct timespec web_deadline_in(int ms);
 /* An event stream opened (+1) or closed (-1). */
 void sess_listen(struct sess *s, int delta);
 /* The game's engine processes now ({"engine_pids": [...]}, for its page

@@ -456,14 +456,7 @@ int web_ws_count(void)
 
 void web_ws_wait_all(int timeout_ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += timeout_ms / 1000;
-    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
+    struct timespec ts = web_deadline_in(timeout_ms);
     pthread_mutex_lock(&ws_mu);
     while (ws_n > 0)
         if (pthread_cond_timedwait(&ws_gone, &ws_mu, &ts) != 0)
