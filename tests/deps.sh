@@ -21,6 +21,10 @@ have_hdr microhttpd.h -lmicrohttpd || need="$need libmicrohttpd-dev"
 # The report test renders a page in headless Chromium and reads the PNG.
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# The medan Python package's install test: a venv (ensurepip) built offline
+# with Debian's setuptools and wheel (tests/run-python.sh).
+/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || need="$need python3-venv"
+/usr/bin/python3 -c 'import setuptools, wheel' >/dev/null 2>&1 || need="$need python3-setuptools python3-wheel"
 # The console test drives the engines through tmux; man pages are checked with groff.
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"

@@ -27,6 +27,8 @@ from .types import (EngineError, EngineTerminated, EngineTimeout, Info, Limit,
 __all__ = ["Engine", "Analysis", "find_program"]
 
 _EOF = object()
+# The longest output line read (Palagan N = 9's legal moves are about 1 MB).
+LINE_MAX = 16 << 20
 # Keywords of the final line of a command (MEP: every command gets one).
 _FINALS = ("ok", "error", "bestmove", "pong", "readyok", "mepok")
 
@@ -67,7 +69,7 @@ class Engine:
         try:
             self._proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0,
+                stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=-1,
                 start_new_session=True)
         except OSError as e:
             raise EngineTerminated("cannot start %s: %s" % (self.argv[0], e)) from e
@@ -117,7 +119,17 @@ class Engine:
     def _read_stdout(self):
         f = self._proc.stdout
         try:
-            for raw in iter(f.readline, b""):
+            while True:
+                raw = f.readline(LINE_MAX)
+                if not raw:
+                    break
+                if not raw.endswith(b"\n") and len(raw) == LINE_MAX:
+                    # a line longer than any MEP answer: dropped whole, never held
+                    while raw and not raw.endswith(b"\n"):
+                        raw = f.readline(LINE_MAX)
+                    self._stderr.append("(medan: dropped an output line of more than %d bytes)"
+                                        % LINE_MAX)
+                    continue
                 self._q.put(raw.decode("ascii", "replace").rstrip("\r\n"))
         except (OSError, ValueError):
             pass

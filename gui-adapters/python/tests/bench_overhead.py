@@ -22,11 +22,12 @@ import medan
 
 def raw(program, n, with_position):
     p = subprocess.Popen([medan.find_program(program)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, bufsize=0)
+                         stdout=subprocess.PIPE)
     f = p.stdout
 
     def send(s):
         p.stdin.write(s.encode())
+        p.stdin.flush()
 
     def upto(word):
         while True:

@@ -11,6 +11,7 @@ MODE:
                stderr and exits with status 3
   hang         as normal, but go never answers and ping is ignored from then
   mute         answers nothing at all (not even mep)
+  flood        legalmoves first writes a line of 20 MB
   slowping     a go that stays silent for 3 s but answers ping (slow, alive)
 """
 
@@ -139,6 +140,9 @@ def main():
                 state["moves"] = moves
                 out("ok")
         elif cmd == "legalmoves":
+            if mode == "flood":
+                with out_lock:
+                    sys.stdout.write("moves " + "x" * (20 << 20) + "\n")
             out("moves a b c")
             out("ok")
         elif cmd == "fen":

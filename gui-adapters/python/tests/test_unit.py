@@ -280,6 +280,15 @@ class TestMock(unittest.TestCase):
     def test_missing_program(self):
         self.assertRaises(FileNotFoundError, medan.Engine.popen, "medan-no-such-engine")
         self.assertRaises(medan.EngineTerminated, medan.Engine.popen, "/nonexistent/engine")
+        with self.assertRaises(medan.EngineTerminated) as cm:
+            medan.Engine.popen(sys.executable, args=["-c", "import sys; sys.stderr.write('no MEP here\\n'); sys.exit(7)"])
+        self.assertEqual(cm.exception.returncode, 7)
+        self.assertEqual(cm.exception.stderr, ["no MEP here"])
+
+    def test_huge_line_dropped(self):
+        with mock("flood") as e:
+            self.assertEqual(e.legal_moves(), ["a", "b", "c"])
+            self.assertIn("dropped", e.stderr_tail()[-1])
 
     def test_asyncio(self):
         async def main():
