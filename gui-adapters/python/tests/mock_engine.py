@@ -12,7 +12,7 @@ MODE:
   hang         as normal, but go never answers and ping is ignored from then
   mute         answers nothing at all (not even mep)
   flood        legalmoves first writes a line of 20 MB
-  slowping     a go that stays silent for 3 s but answers ping (slow, alive)
+  slowping     a go that stays silent until pinged twice (slow, alive)
 """
 
 import os
@@ -93,6 +93,11 @@ def main():
         if cmd == "ping":
             if not state["hang"]:
                 out("pong " + (t[1] if len(t) > 1 else ""))
+            if mode == "slowping" and state["search"] is not None:
+                state["pings"] = state.get("pings", 0) + 1
+                if state["pings"] >= 2:
+                    state["search"] = None
+                    out("bestmove m1")
             continue
         if cmd == "isready":
             out("readyok")
@@ -101,7 +106,10 @@ def main():
             os._exit(0)
         if cmd == "stop":
             th = state["search"]
-            if th is not None:
+            if th is threading.current_thread():      # slowping's search
+                state["search"] = None
+                out("bestmove m1")
+            elif th is not None:
                 state["stop"].set()
                 th.join()
             else:
@@ -166,13 +174,9 @@ def main():
                 state["hang"] = True
                 continue
             if mode == "slowping":
-                def slow():
-                    time.sleep(3)
-                    state["search"] = None
-                    out("bestmove m1")
-                th = threading.Thread(target=slow)
-                state["search"] = th
-                th.start()
+                # silent until it has been pinged twice: slow, but alive
+                state["search"] = threading.current_thread()
+                state["pings"] = 0
                 continue
             if len(state["moves"]) >= 3:
                 out("error game_over the game is over")

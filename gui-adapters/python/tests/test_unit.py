@@ -273,8 +273,8 @@ class TestMock(unittest.TestCase):
             mock("mute", timeout=0.3)
 
     def test_slow_but_alive(self):
-        # silent for 3 s, but answers ping: slow, not hung
-        with mock("slowping", timeout=0.5) as e:
+        # silent for two timeouts, but answers ping: slow, not hung
+        with mock("slowping", timeout=1.0) as e:
             self.assertEqual(e.play(Position("mock"), Limit(depth=1)).move, "m1")
 
     def test_missing_program(self):
