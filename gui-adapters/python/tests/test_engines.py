@@ -27,22 +27,28 @@ class TestHandshake(unittest.TestCase):
         want = {"loa": (2, 2), "fetlar": (2, 2), "palagan": (2, 2), "battalion": (3, 6)}
         for g in GAMES:
             with medan.Engine.popen("medan-" + g) as e:
-                self.assertEqual(e.game, g)
-                self.assertEqual(e.protocol, 1)
-                self.assertEqual(e.players, want[g])
-                self.assertTrue(e.id["name"].startswith("Medan"))
-                self.assertEqual(e.options["Seed"].type, "spin")
-                self.assertIn("random", e.options["Strategy"].var)
-                self.assertEqual(e.options["MoveOverhead"].max, 10000)
-                # checked here, nothing sent
-                self.assertRaises(medan.BadValueError, e.configure, {"MoveOverhead": 10001})
-                self.assertRaises(medan.UnknownOptionError, e.configure, {"NoSuchOption": 1})
-                e.configure({"Seed": 7, "strategy": "RANDOM"})
-                e.ping()
+                self._handshake(e, g, want)
+                # a clean exit (under ASan/UBSan: no leak, no error report)
+                self.assertEqual(e.quit(grace=120), 0, "\n".join(e.stderr_tail()))
         with medan.Engine.popen("medan-palagan") as e:
             self.assertEqual(e.params, {"size": "4..9"})
             self.assertIs(e.options["TreeReuse"].default, False)
             e.configure({"TreeReuse": True})
+
+    def _handshake(self, e, g, want):
+        self.assertEqual(e.game, g)
+        self.assertEqual(e.protocol, 1)
+        self.assertEqual(e.players, want[g])
+        self.assertTrue(e.id["name"].startswith("Medan"))
+        self.assertEqual(e.options["Seed"].type, "spin")
+        self.assertIn("random", e.options["Strategy"].var)
+        self.assertEqual(e.options["MoveOverhead"].max, 10000)
+        # checked here, nothing sent
+        self.assertRaises(medan.BadValueError, e.configure, {"MoveOverhead": 10001})
+        self.assertRaises(medan.UnknownOptionError, e.configure, {"NoSuchOption": 1})
+        e.configure({"Seed": 7, "strategy": "RANDOM"})
+        e.play(Position(g, players=3) if g == "battalion" else Position(g), Limit(depth=1))
+        e.ping()
 
 
 class TestLoa(unittest.TestCase):
