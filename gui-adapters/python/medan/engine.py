@@ -208,17 +208,28 @@ class Engine:
                 continue           # a late answer to an earlier liveness ping
             return line
 
-    def _command(self, line, final=("ok",), payload=None):
+    def _command(self, line, final=("ok",), payload=None, max_lines=None):
         """Send a command, read to its final line; return (payload lines,
         final line).  ``error`` raises the MepError of its code.  Lines whose
         keyword is in ``payload`` are collected (all non-final lines when
-        None); unknown keywords are skipped."""
+        None); unknown keywords are skipped.  With ``max_lines``, more lines
+        than that before the final one is an engine that does not speak MEP
+        (killed, EngineError)."""
         with self._cmdlock:
             self._idle_check()
             self.send_line(line)
             lines = []
+            count = 0
             while True:
                 got = self._next_line(repr(line))
+                count += 1
+                if max_lines is not None and count > max_lines:
+                    self.kill()
+                    self._dead = "it did not speak MEP"
+                    raise EngineError("engine %s sent %d lines without answering %r: not a "
+                                      "MEP engine? (the last: %r)"
+                                      % (os.path.basename(self.argv[0]), max_lines, line,
+                                         got[:80]))
                 kw = got.split(" ", 1)[0]
                 if kw == "error":
                     raise error_from_line(got, line)
@@ -236,7 +247,8 @@ class Engine:
     # ---- handshake and options ---------------------------------------
 
     def _handshake(self):
-        lines, _ = self._command("mep", final=("mepok",))
+        # a handshake is some tens of lines: a program that floods is no engine
+        lines, _ = self._command("mep", final=("mepok",), max_lines=10000)
         for ln in lines:
             toks = ln.split()
             if not toks:
@@ -291,6 +303,7 @@ class Engine:
     def ping(self):
         """Round trip (``ping``/``pong``); returns the seconds it took."""
         with self._cmdlock:
+            self._idle_check()     # during a search the client pings by itself
             t0 = _time.monotonic()
             tok = "medan-%d" % next(self._ping)
             self.send_line("ping " + tok)
@@ -566,6 +579,12 @@ class Analysis:
                 return
             self._stopped = True
             self.engine.send_line("stop")
+
+    def ponderhit(self):
+        """The ponder move was played (a search started with ponder=True):
+        the search goes on as a normal one and ends with its bestmove."""
+        if not self.done:
+            self.engine.send_line("ponderhit")
 
     def wait(self):
         """Read the search to its end; the PlayResult."""

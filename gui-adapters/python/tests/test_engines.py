@@ -113,6 +113,20 @@ class TestLoa(unittest.TestCase):
         self.assertIn(a.best.move, Position("loa").legal_moves())
         self.assertEqual(self.e.perft(1, Position("loa")), 36)
 
+    def test_ponder(self):
+        p = Position("loa", moves=["b1-d3", "a7-c7"])
+        with self.e.analysis(p, Limit(depth=5), ponder=True) as a:
+            n = 0
+            for info in a:
+                n += 1
+                if info.get("depth") == 5:
+                    break       # depth reached: it waits for ponderhit
+            self.assertFalse(a.done)
+            self.assertRaises(medan.EngineError, self.e.ping)   # a search is running
+            a.ponderhit()
+            res = a.wait()
+        self.assertIn(res.move, p.legal_moves())
+
     def test_position_history(self):
         p = Position("loa")
         for m in ("b1-b3", "a2-c2"):

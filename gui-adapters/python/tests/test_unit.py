@@ -3,6 +3,7 @@ cases against a mock engine in Python (tests/mock_engine.py)."""
 
 import asyncio
 import os
+import shutil
 import sys
 import threading
 import time
@@ -284,6 +285,14 @@ class TestMock(unittest.TestCase):
             medan.Engine.popen(sys.executable, args=["-c", "import sys; sys.stderr.write('no MEP here\\n'); sys.exit(7)"])
         self.assertEqual(cm.exception.returncode, 7)
         self.assertEqual(cm.exception.stderr, ["no MEP here"])
+
+    def test_not_an_engine(self):
+        yes = shutil.which("yes")
+        if yes is None:
+            self.skipTest("no yes program")
+        with self.assertRaises(medan.EngineError) as cm:
+            medan.Engine.popen(yes)
+        self.assertIn("not a MEP engine", str(cm.exception))
 
     def test_huge_line_dropped(self):
         with mock("flood") as e:
