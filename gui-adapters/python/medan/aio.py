@@ -1,5 +1,6 @@
-"""The asyncio API: the blocking client's calls run on worker threads, so
-an event loop never blocks on an engine.
+"""The asyncio API: the blocking client's calls run on worker threads (two
+per engine, its own: engines never wait for each other's threads), so an
+event loop never blocks on an engine.
 
     import asyncio, medan.aio
 
@@ -15,6 +16,7 @@ an event loop never blocks on an engine.
 """
 
 import asyncio
+import concurrent.futures
 import functools
 
 from .engine import Engine
@@ -24,9 +26,9 @@ __all__ = ["AsyncEngine", "AsyncAnalysis"]
 _END = object()
 
 
-async def _run(fn, *args, **kw):
+async def _run(fn, *args, executor=None, **kw):
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, functools.partial(fn, *args, **kw))
+    return await loop.run_in_executor(executor, functools.partial(fn, *args, **kw))
 
 
 class AsyncEngine:
@@ -36,10 +38,15 @@ class AsyncEngine:
 
     def __init__(self, engine):
         self.engine = engine
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2, thread_name_prefix="medan-aio")
 
     @classmethod
     async def popen(cls, command, **kw):
-        return cls(await _run(Engine.popen, command, **kw))
+        return cls(await _run(functools.partial(Engine.popen, command, **kw)))
+
+    def _call(self, fn, *args, **kw):
+        return _run(fn, *args, executor=self._pool, **kw)
 
     def __getattr__(self, name):
         if name in ("id", "protocol", "game", "players", "params", "options", "argv"):
@@ -54,43 +61,48 @@ class AsyncEngine:
         return False
 
     async def configure(self, options):
-        return await _run(self.engine.configure, options)
+        return await self._call(self.engine.configure, options)
 
     async def ping(self):
-        return await _run(self.engine.ping)
+        return await self._call(self.engine.ping)
 
     async def newgame(self, **params):
-        return await _run(self.engine.newgame, **params)
+        return await self._call(self.engine.newgame, **params)
 
     async def analyse(self, position=None, limit=None, multipv=None):
-        return await _run(self.engine.analyse, position, limit, multipv)
+        return await self._call(self.engine.analyse, position, limit, multipv)
 
     async def play(self, position=None, limit=None):
-        return await _run(self.engine.play, position, limit)
+        return await self._call(self.engine.play, position, limit)
 
-    async def analysis(self, position=None, limit=None, multipv=None):
-        return AsyncAnalysis(await _run(self.engine.analysis, position, limit, multipv))
+    async def analysis(self, position=None, limit=None, multipv=None, ponder=False):
+        return AsyncAnalysis(await self._call(self.engine.analysis, position, limit, multipv,
+                                              ponder),
+                             self._pool)
 
     async def legal_moves(self, position=None):
-        return await _run(self.engine.legal_moves, position)
+        return await self._call(self.engine.legal_moves, position)
 
     async def fen(self, position=None, view=None):
-        return await _run(self.engine.fen, position, view)
+        return await self._call(self.engine.fen, position, view)
 
     async def result(self, position=None):
-        return await _run(self.engine.result, position)
+        return await self._call(self.engine.result, position)
 
     async def eval(self, position=None):
-        return await _run(self.engine.eval, position)
+        return await self._call(self.engine.eval, position)
 
     async def perft(self, depth, position=None):
-        return await _run(self.engine.perft, depth, position)
+        return await self._call(self.engine.perft, depth, position)
 
     async def divide(self, depth, position=None):
-        return await _run(self.engine.divide, depth, position)
+        return await self._call(self.engine.divide, depth, position)
 
     async def quit(self):
-        return await _run(self.engine.quit)
+        try:
+            return await self._call(self.engine.quit)
+        finally:
+            self._pool.shutdown(wait=False)
 
     def kill(self):
         self.engine.kill()
@@ -101,8 +113,9 @@ class AsyncAnalysis:
     ``search.stop()``, ``await search.wait()``; ``info``/``multipv``/``best``
     as in Analysis."""
 
-    def __init__(self, analysis):
+    def __init__(self, analysis, pool=None):
         self.analysis = analysis
+        self._pool = pool
 
     def __getattr__(self, name):
         return getattr(self.analysis, name)
@@ -111,7 +124,7 @@ class AsyncAnalysis:
         return self
 
     async def __anext__(self):
-        item = await _run(next, self.analysis, _END)
+        item = await _run(next, self.analysis, _END, executor=self._pool)
         if item is _END:
             raise StopAsyncIteration
         return item
@@ -119,12 +132,15 @@ class AsyncAnalysis:
     def stop(self):
         self.analysis.stop()
 
+    def ponderhit(self):
+        self.analysis.ponderhit()
+
     async def wait(self):
-        return await _run(self.analysis.wait)
+        return await _run(self.analysis.wait, executor=self._pool)
 
     async def __aenter__(self):
         return self
 
     async def __aexit__(self, exc_type, exc, tb):
-        await _run(self.analysis.__exit__, exc_type, exc, tb)
+        await _run(self.analysis.__exit__, exc_type, exc, tb, executor=self._pool)
         return False
