@@ -250,31 +250,38 @@ class Engine:
         # a handshake is some tens of lines: a program that floods is no engine
         lines, _ = self._command("mep", final=("mepok",), max_lines=10000)
         for ln in lines:
-            toks = ln.split()
-            if not toks:
-                continue
-            if toks[0] == "id" and len(toks) >= 2:
-                self.id[toks[1]] = ln.split(None, 2)[2] if len(toks) > 2 else ""
-            elif toks[0] == "protocol" and len(toks) >= 2:
-                self.protocol = int(toks[1])
-            elif toks[0] == "game" and len(toks) >= 2:
-                self.game = toks[1]
-                i = 2
-                while i < len(toks):
-                    if toks[i] == "players" and i + 1 < len(toks):
-                        lo, _, hi = toks[i + 1].partition("-")
-                        self.players = (int(lo), int(hi or lo))
-                        i += 2
-                        continue
-                    name, sep, rng = toks[i].partition("=")
-                    if sep:
-                        self.params[name] = rng
-                    i += 1
-            elif toks[0] == "option":
-                opt = Option.parse(ln)
-                self.options[opt.name] = opt
+            try:
+                self._handshake_line(ln)
+            except ValueError as e:
+                raise EngineError("engine %s: a handshake line this client cannot read: %r (%s)"
+                                  % (os.path.basename(self.argv[0]), ln, e)) from None
         if self.game is None:
             raise EngineError("the engine's handshake names no game")
+
+    def _handshake_line(self, ln):
+        toks = ln.split()
+        if not toks:
+            return
+        if toks[0] == "id" and len(toks) >= 2:
+            self.id[toks[1]] = ln.split(None, 2)[2] if len(toks) > 2 else ""
+        elif toks[0] == "protocol" and len(toks) >= 2:
+            self.protocol = int(toks[1])
+        elif toks[0] == "game" and len(toks) >= 2:
+            self.game = toks[1]
+            i = 2
+            while i < len(toks):
+                if toks[i] == "players" and i + 1 < len(toks):
+                    lo, _, hi = toks[i + 1].partition("-")
+                    self.players = (int(lo), int(hi or lo))
+                    i += 2
+                    continue
+                name, sep, rng = toks[i].partition("=")
+                if sep:
+                    self.params[name] = rng
+                i += 1
+        elif toks[0] == "option":
+            opt = Option.parse(ln)
+            self.options[opt.name] = opt
 
     def option(self, name):
         """The Option of that name (case-insensitive), or UnknownOptionError."""
@@ -319,7 +326,7 @@ class Engine:
             words.append("%s=%s" % (check_token(str(k), "parameter"),
                                     check_token(str(v), "parameter value")))
         self._command(" ".join(words))
-        self._params = dict(params)
+        self._params = {str(k): str(v) for k, v in params.items()}
 
     def set_position(self, position):
         """Send a Position (``newgame`` first when its parameters differ
@@ -465,10 +472,11 @@ class Engine:
 
     def kill(self):
         """Kill the engine's whole process group at once."""
-        try:
-            os.killpg(self._proc.pid, 9)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+        if self._proc.returncode is None:
+            try:
+                os.killpg(self._proc.pid, 9)
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
         try:
             self._proc.wait(timeout=5.0)
         except subprocess.TimeoutExpired:

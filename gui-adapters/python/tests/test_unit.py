@@ -294,6 +294,14 @@ class TestMock(unittest.TestCase):
             medan.Engine.popen(yes)
         self.assertIn("not a MEP engine", str(cm.exception))
 
+    def test_unreadable_handshake(self):
+        prog = ("import sys\nfor l in sys.stdin:\n"
+                "    print('game x players 2\\noption name H type spin default 1 min a max 3"
+                "\\nmepok', flush=True)\n")
+        with self.assertRaises(medan.EngineError) as cm:
+            medan.Engine.popen(sys.executable, args=["-c", prog])
+        self.assertIn("cannot read", str(cm.exception))
+
     def test_huge_line_dropped(self):
         with mock("flood") as e:
             self.assertEqual(e.legal_moves(), ["a", "b", "c"])
