@@ -3,7 +3,8 @@
 #   make              build bin/medan-*
 #   make test         every test stage: the architecture map, the plain
 #                     build's tests, the same under ASan/UBSan, the clang
-#                     build, and `readme` (every command README.md and docs/
+#                     build, ThreadSanitizer (`make tsan`: tests/run-tsan.sh,
+#                     build-tsan/), and `readme` (every command README.md and docs/
 #                     offer to type, run in a clean clone; tests/run-readme.sh,
 #                     also `make readme`); each stage runs even when another
 #                     failed, and the run ends with one line per stage and
@@ -216,7 +217,7 @@ uninstall:
 	$(Q)rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	@$(if $(Q),echo "  CLEAN   build build-san build-clang bin")
-	$(Q)rm -rf build build-san build-clang bin
+	@$(if $(Q),echo "  CLEAN   build build-san build-clang build-tsan bin")
+	$(Q)rm -rf build build-san build-clang build-tsan bin
 
 -include $(shell find $(sort $(BUILD) build build-san) -name '*.d' 2>/dev/null)
