@@ -29,7 +29,33 @@ perft_bench() { # engine depth expected [args...]
     nps=$(median </tmp/medan-perft.$$)
     rm -f /tmp/medan-perft.$$
     n=$(echo $runs | wc -w)
-    echo "$eng perft $d = $want: median $nps leaves/s ($n run$([ $n = 1 ] || echo s))"
+    echo "$eng perft $d = $want${label:-}: median $nps leaves/s ($n run$([ $n = 1 ] || echo s))"
+}
+# LOA and Fetlar: the fast copies of the hot routines (POPCNT, BMI; picked
+# by cpuid) against the portable ones (MEDAN_CPU=portable), run in turns.
+perft_paths() { # engine depth expected
+    eng=$1 d=$2 want=$3
+    [ -x "$bin/$eng" ] || return 0
+    : >/tmp/medan-pf.$$
+    : >/tmp/medan-pp.$$
+    for i in $runs; do
+        for path in fast portable; do
+            if [ $path = fast ]; then out=$("$bin/$eng" perft "$d")
+            else out=$(MEDAN_CPU=portable "$bin/$eng" perft "$d"); fi
+            got=$(echo "$out" | awk '{print $3}')
+            if [ "$got" != "$want" ]; then
+                echo "BAD perft $eng $d ($path): $got (want $want)" >&2
+                rm -f /tmp/medan-pf.$$ /tmp/medan-pp.$$
+                return 1
+            fi
+            echo "$out" | awk '{print $7}' >>"/tmp/medan-p$(echo $path | cut -c1).$$"
+        done
+    done
+    f=$(median </tmp/medan-pf.$$) p=$(median </tmp/medan-pp.$$)
+    rm -f /tmp/medan-pf.$$ /tmp/medan-pp.$$
+    n=$(echo $runs | wc -w)
+    echo "$eng perft $d = $want: median $f leaves/s fast path, $p portable (MEDAN_CPU=portable):" \
+        "$(awk -v a="$f" -v b="$p" 'BEGIN {printf "%.2fx", (b > 0 ? a / b : 0)}') ($n run$([ $n = 1 ] || echo s) each, in turns)"
 }
 search_bench() {
     eng=$1
@@ -42,13 +68,13 @@ search_bench() {
 }
 if [ $mode = quick ]; then
     # counts from tests/unit/test_loa.c, test_fetlar.c, test_palagan.c
-    perft_bench medan-loa 4 1563208 || exit 1
-    perft_bench medan-fetlar 3 806344 || exit 1
+    perft_paths medan-loa 4 1563208 || exit 1
+    perft_paths medan-fetlar 3 806344 || exit 1
     perft_bench medan-palagan 2 242361 || exit 1
     depth=3 playouts=2000 batits=20000
 else
-    perft_bench medan-loa 5 55963132 || exit 1
-    perft_bench medan-fetlar 5 6116568016 || exit 1
+    perft_paths medan-loa 5 55963132 || exit 1
+    perft_paths medan-fetlar 5 6116568016 || exit 1
     perft_bench medan-palagan 2 242361 || exit 1
     depth="" playouts=20000 batits=200000
 fi
