@@ -881,7 +881,9 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
         struct par_worker *x = &w[i];
         x->sh = &sh;
         x->t = trees[i];
-        x->view = view;
+        /* every thread gets the seat's view, never a full state (but the
+         * oracle measurement's, which searches the full state) */
+        x->view = p->oracle ? view : &root;
         x->p = *p;
         x->r = &r[i];
         atomic_init(&sh.prog[i].iterations, 0);
@@ -904,7 +906,7 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
         }
         started++;
     }
-    bat_search(w[0].t, view, &w[0].p, w[0].r, &w[0].rep);
+    bat_search(w[0].t, w[0].view, &w[0].p, w[0].r, &w[0].rep);
     /* the first thread is done: its budget spent, or stopped; the others
      * run on to their budgets while the caller's stop is watched */
     while (atomic_load(&sh.running) > 0) {
