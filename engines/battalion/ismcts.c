@@ -22,8 +22,10 @@ struct node {
     double reward[BAT_MAX_SEATS];
 };
 
+/* In a cache line of its own: the threads of a parallel search each write
+ * their tree's `used` at every new node. */
 struct bat_tree {
-    struct node *n;
+    _Alignas(64) struct node *n;
     size_t used, max;
 };
 
@@ -177,7 +179,10 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
 
 struct bat_tree *bat_tree_new(size_t max_nodes)
 {
-    struct bat_tree *t = xcalloc(1, sizeof *t);
+    struct bat_tree *t = aligned_alloc(64, sizeof *t);
+    if (!t)
+        die("out of memory");
+    memset(t, 0, sizeof *t);
     t->max = max_nodes < 16 ? 16 : max_nodes;
     t->n = xmalloc(t->max * sizeof *t->n);
     return t;
@@ -758,20 +763,25 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
 }
 
 /* ---- root parallelism ----------------------------------------------------- */
+struct par_worker;
+
 struct par_shared {
     atomic_bool stop;    /* set by the calling thread: every thread ends */
     atomic_int running;  /* helper threads not yet done */
     const struct bat_search_params *p; /* the caller's (stop, report) */
-    struct bat_progress *prog;
+    struct par_worker *w;
     int nthreads;
 };
 
+/* One thread's: what it writes as it searches (its random state, its
+ * figures) lies in its own cache lines, not next to another thread's. */
 struct par_worker {
-    struct par_shared *sh;
+    _Alignas(64) struct rng rng;
+    _Alignas(64) struct bat_progress prog;
+    _Alignas(64) struct par_shared *sh;
     struct bat_tree *t;
     const struct bat_state *view;
     struct bat_search_params p;
-    struct rng *r;
     struct bat_report rep;
     pthread_t tid;
 };
@@ -804,8 +814,8 @@ static void main_report(void *ctx, const struct bat_report *rep)
     all.iterations = 0;
     all.nodes = 0;
     for (int i = 0; i < sh->nthreads; i++) {
-        all.iterations += atomic_load_explicit(&sh->prog[i].iterations, memory_order_relaxed);
-        all.nodes += (size_t)atomic_load_explicit(&sh->prog[i].nodes, memory_order_relaxed);
+        all.iterations += atomic_load_explicit(&sh->w[i].prog.iterations, memory_order_relaxed);
+        all.nodes += (size_t)atomic_load_explicit(&sh->w[i].prog.nodes, memory_order_relaxed);
     }
     sh->p->report(sh->p->report_ctx, &all);
 }
@@ -813,7 +823,7 @@ static void main_report(void *ctx, const struct bat_report *rep)
 static void *helper_main(void *arg)
 {
     struct par_worker *w = arg;
-    bat_search(w->t, w->view, &w->p, w->r, &w->rep);
+    bat_search(w->t, w->view, &w->p, &w->rng, &w->rep);
     atomic_fetch_sub(&w->sh->running, 1);
     return NULL;
 }
@@ -875,8 +885,11 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
     atomic_init(&sh.running, 0);
     sh.p = p;
     sh.nthreads = nthreads;
-    sh.prog = xcalloc((size_t)nthreads, sizeof *sh.prog);
-    w = xcalloc((size_t)nthreads, sizeof *w);
+    w = aligned_alloc(64, (size_t)nthreads * sizeof *w);
+    if (!w)
+        die("out of memory");
+    memset(w, 0, (size_t)nthreads * sizeof *w);
+    sh.w = w;
     for (int i = 0; i < nthreads; i++) {
         struct par_worker *x = &w[i];
         x->sh = &sh;
@@ -885,10 +898,10 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
          * oracle measurement's, which searches the full state) */
         x->view = p->oracle ? view : &root;
         x->p = *p;
-        x->r = &r[i];
-        atomic_init(&sh.prog[i].iterations, 0);
-        atomic_init(&sh.prog[i].nodes, 0);
-        x->p.progress = &sh.prog[i];
+        x->rng = r[i];
+        atomic_init(&x->prog.iterations, 0);
+        atomic_init(&x->prog.nodes, 0);
+        x->p.progress = &x->prog;
         if (p->iterations)
             x->p.iterations = p->iterations / (uint64_t)nthreads +
                               (i == 0 ? p->iterations % (uint64_t)nthreads : 0);
@@ -906,7 +919,7 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
         }
         started++;
     }
-    bat_search(w[0].t, w[0].view, &w[0].p, w[0].r, &w[0].rep);
+    bat_search(w[0].t, w[0].view, &w[0].p, &w[0].rng, &w[0].rep);
     /* the first thread is done: its budget spent, or stopped; the others
      * run on to their budgets while the caller's stop is watched */
     while (atomic_load(&sh.running) > 0) {
@@ -916,6 +929,8 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
     }
     for (int i = 1; i < started; i++)
         pthread_join(w[i].tid, NULL);
+    for (int i = 0; i < nthreads; i++)
+        r[i] = w[i].rng; /* the streams go on from here next time */
     for (int i = 0; i < started; i++) {
         merge_root(w[i].t, rs, &n);
         iterations += w[i].rep.iterations;
@@ -923,6 +938,5 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
     }
     report_stats(rs, n, &root, p->final, iterations, nodes, t0, rep);
     free(w);
-    free(sh.prog);
     return rep->best;
 }
