@@ -72,6 +72,19 @@ class Engine:
                 raise Fail("unexpected bestmove while waiting for '%s'" % prefix)
 
 
+    def both(self, a, b):
+        """Read lines up to one starting with a and one starting with b,
+        in either order (info lines skipped, an error line fails)."""
+        want = {a, b}
+        while want:
+            s = self.line()
+            if s.startswith("error"):
+                raise Fail("unexpected: " + s)
+            for w in list(want):
+                if s.startswith(w):
+                    want.discard(w)
+
+
 def run(path, seed, require_threads):
     rnd = random.Random(seed)
     pause = lambda hi: time.sleep(rnd.uniform(0, hi))
@@ -122,11 +135,11 @@ def run(path, seed, require_threads):
             pause(0.2)
             e.send("stop")
             e.until("bestmove")
-            # a search to its budget, ping answered on the way
+            # a search to its budget, ping answered on the way (or after
+            # the bestmove, when the search was done first)
             e.send("go nodes 2000")
             e.send("ping 9")
-            e.until("pong 9")
-            e.until("bestmove")
+            e.both("pong 9", "bestmove")
             # Threads cannot change during a search
             if has_threads:
                 e.send("go infinite")
