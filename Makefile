@@ -3,7 +3,8 @@
 #   make              build bin/medan-*
 #   make test         every test stage: the architecture map, the plain
 #                     build's tests, the same under ASan/UBSan, the clang
-#                     build, and `readme` (every command README.md and docs/
+#                     build, ThreadSanitizer (`make tsan`: tests/run-tsan.sh,
+#                     build-tsan/), and `readme` (every command README.md and docs/
 #                     offer to type, run in a clean clone; tests/run-readme.sh,
 #                     also `make readme`); each stage runs even when another
 #                     failed, and the run ends with one line per stage and
@@ -14,8 +15,14 @@
 #   make match        a short engine-vs-engine match (the README main job)
 #   make install PREFIX=/usr/local [DESTDIR=...]   programs, man pages, docs
 #   make deps         check the build's Debian packages again (tests/deps.sh)
-#   make NATIVE=1     tune for this machine's processor (-march=native); the
-#                     default (and make install, CI) is portable -O2
+#   make              is one portable -O2 binary per program that runs the
+#                     fast copies of LOA's and Fetlar's hot routines (POPCNT,
+#                     BMI1, BMI2) where the processor has them (cpuid, at
+#                     start; MEDAN_CPU=portable keeps the portable copies);
+#                     make install and CI install that build
+#   make NATIVE=1     tune everything for this machine's processor
+#                     (-march=native; binaries for this machine only, so
+#                     make install NATIVE=1 is refused)
 #   make V=1          show the commands (the default prints one line a file)
 #
 # Every build first runs tests/deps.sh once (stamp build/.deps-ok): as root
@@ -45,9 +52,13 @@ else
 BUILD   := build
 BIN     := bin
 endif
-# Binaries for this machine only (measured: docs/architecture.md, Build).
+# Binaries for this machine only (measured: README.md, the build); never
+# installed: the default build already takes the fast paths where it runs.
 ifeq ($(NATIVE),1)
 CFLAGS  += -march=native
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+$(error make install NATIVE=1: native binaries run only on processors like this one; install the default build (portable, with the fast paths picked at run time))
+endif
 endif
 
 V ?= 0
@@ -216,7 +227,7 @@ uninstall:
 	$(Q)rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	@$(if $(Q),echo "  CLEAN   build build-san build-clang bin")
-	$(Q)rm -rf build build-san build-clang bin
+	@$(if $(Q),echo "  CLEAN   build build-san build-clang build-tsan bin")
+	$(Q)rm -rf build build-san build-clang build-tsan bin
 
 -include $(shell find $(sort $(BUILD) build build-san) -name '*.d' 2>/dev/null)

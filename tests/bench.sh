@@ -29,7 +29,33 @@ perft_bench() { # engine depth expected [args...]
     nps=$(median </tmp/medan-perft.$$)
     rm -f /tmp/medan-perft.$$
     n=$(echo $runs | wc -w)
-    echo "$eng perft $d = $want: median $nps leaves/s ($n run$([ $n = 1 ] || echo s))"
+    echo "$eng perft $d = $want${label:-}: median $nps leaves/s ($n run$([ $n = 1 ] || echo s))"
+}
+# LOA and Fetlar: the fast copies of the hot routines (POPCNT, BMI; picked
+# by cpuid) against the portable ones (MEDAN_CPU=portable), run in turns.
+perft_paths() { # engine depth expected
+    eng=$1 d=$2 want=$3
+    [ -x "$bin/$eng" ] || return 0
+    : >/tmp/medan-pf.$$
+    : >/tmp/medan-pp.$$
+    for i in $runs; do
+        for path in fast portable; do
+            if [ $path = fast ]; then out=$("$bin/$eng" perft "$d")
+            else out=$(MEDAN_CPU=portable "$bin/$eng" perft "$d"); fi
+            got=$(echo "$out" | awk '{print $3}')
+            if [ "$got" != "$want" ]; then
+                echo "BAD perft $eng $d ($path): $got (want $want)" >&2
+                rm -f /tmp/medan-pf.$$ /tmp/medan-pp.$$
+                return 1
+            fi
+            echo "$out" | awk '{print $7}' >>"/tmp/medan-p$(echo $path | cut -c1).$$"
+        done
+    done
+    f=$(median </tmp/medan-pf.$$) p=$(median </tmp/medan-pp.$$)
+    rm -f /tmp/medan-pf.$$ /tmp/medan-pp.$$
+    n=$(echo $runs | wc -w)
+    echo "$eng perft $d = $want: median $f leaves/s fast path, $p portable (MEDAN_CPU=portable):" \
+        "$(awk -v a="$f" -v b="$p" 'BEGIN {printf "%.2fx", (b > 0 ? a / b : 0)}') ($n run$([ $n = 1 ] || echo s) each, in turns)"
 }
 search_bench() {
     eng=$1
@@ -42,15 +68,15 @@ search_bench() {
 }
 if [ $mode = quick ]; then
     # counts from tests/unit/test_loa.c, test_fetlar.c, test_palagan.c
-    perft_bench medan-loa 4 1563208 || exit 1
-    perft_bench medan-fetlar 3 806344 || exit 1
+    perft_paths medan-loa 4 1563208 || exit 1
+    perft_paths medan-fetlar 3 806344 || exit 1
     perft_bench medan-palagan 2 242361 || exit 1
-    depth=3 playouts=2000
+    depth=3 playouts=2000 batits=20000
 else
-    perft_bench medan-loa 5 55963132 || exit 1
-    perft_bench medan-fetlar 5 6116568016 || exit 1
+    perft_paths medan-loa 5 55963132 || exit 1
+    perft_paths medan-fetlar 5 6116568016 || exit 1
     perft_bench medan-palagan 2 242361 || exit 1
-    depth="" playouts=20000
+    depth="" playouts=20000 batits=200000
 fi
 # Palagan playouts per CPU-second from the N = 5 start (the fingerprint
 # changes when a policy decision changes for the same random numbers)
@@ -68,3 +94,21 @@ search_bench medan-loa
 search_bench medan-fetlar
 search_bench medan-palagan
 search_bench medan-battalion
+# Battalion's Threads: iterations per (wall) second of one search with
+# Threads 1 and 2 (the same budget, split between the threads), from the
+# first bench view; the speed-up is their ratio (at most the free cores).
+batpos='view:2 phase=attack act=2 turn=12 attacks=2 last=d chips=6,5,10,19 bids=6,p,p,8 hands=+10/2c4c4cJcQcTd3h5h8hKh/+10/4d+9 known=-/-/-/4d shown=-p7s7-/-p2--/----/--p7- battle=- pile=2h8s9sTc6h2sAs2s7d3s5h7h9hJhJhQhKhAd3d5d7d8d9dJdAd5d deck=38'
+threads_bench() {
+    [ -x "$bin/medan-battalion" ] || return 0
+    for t in 1 2; do
+        for i in $runs; do
+            printf 'setoption name Threads value %s\nnewgame players=4 seat=2\nposition fen %s\ngo nodes %s\n' \
+                "$t" "$batpos" "$batits" | "$bin/medan-battalion" | awk '/^info/ {n = $9} END {print n}'
+        done | median > /tmp/medan-thr.$$.$t
+    done
+    one=$(cat /tmp/medan-thr.$$.1) two=$(cat /tmp/medan-thr.$$.2)
+    rm -f /tmp/medan-thr.$$.1 /tmp/medan-thr.$$.2
+    echo "medan-battalion Threads ($batits iterations): median $one iterations/s with 1, $two with 2:" \
+        "$(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')x (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
+}
+threads_bench

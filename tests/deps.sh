@@ -28,6 +28,11 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 # The console test drives the engines through tmux; man pages are checked with groff.
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"
+# The ThreadSanitizer stage (tests/run-tsan.sh) links clang's runtime.
+if command -v clang >/dev/null 2>&1; then
+    printf 'int main(void){return 0;}\n' | clang -x c - -o /dev/null -fsanitize=thread \
+        >/dev/null 2>&1 || need="$need libclang-rt-dev"
+fi
 # The sanitizer runtimes come with gcc; check that -fsanitize links.
 printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
     -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"

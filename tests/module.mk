@@ -13,3 +13,10 @@ TEST_STAGES += limits
 .PHONY: readme
 readme:
 	@MAKE="$(MAKE)" sh tests/run-readme.sh
+
+# `make tsan`: every engine built with clang -fsanitize=thread into
+# build-tsan/ and driven through multi-threaded searches (tests/run-tsan.sh).
+# Part of `make test` once (tests/run-stages.sh), not per pass.
+.PHONY: tsan
+tsan:
+	@MAKE="$(MAKE)" sh tests/run-tsan.sh

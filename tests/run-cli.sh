@@ -136,6 +136,11 @@ nat=$(${MAKE:-make} -s -n -B NATIVE=1 SAN=${SAN:-0} BUILD="$T/nb" BIN="$T/nbin" 
 rm -rf "$T/nb"
 case $nat in *-march=native*) ok "make NATIVE=1 compiles with -march=native" ;;
     *) bad "make NATIVE=1: $nat" ;; esac
+# native code is never installed: make install NATIVE=1 is refused before building
+if ${MAKE:-make} -s -n NATIVE=1 SAN=${SAN:-0} BUILD="$T/nb" BIN="$T/nbin" DESTDIR="$T/ni" install >"$T/ni.out" 2>&1; then
+    bad "make install NATIVE=1 was not refused"
+else check "$(grep -c 'make install NATIVE=1: native binaries' "$T/ni.out")" 1 "make install NATIVE=1 is refused"; fi
+rm -rf "$T/nb" "$T/ni"
 loud=$(awk 'FNR == 1 { cont = 0 }
     /^\t/ && !cont && !/^\t(@|\$\(Q\)|\$\$\(Q\))/ { print FILENAME ":" FNR ": " $0 }
     { cont = /\\$/ }' Makefile $(git ls-files '*module.mk'))

@@ -6,7 +6,8 @@
 #   usage: MAKE=make sh tests/run-stages.sh all|san TARGET...
 # all: the architecture map; per pass (plain, then ASan/UBSan) the build
 # and each TARGET (the test targets of one pass, $(TEST_STAGES)); the clang
-# build; readme, the docs' commands in a clean clone (tests/run-readme.sh).
+# build; tsan, every engine's threads under ThreadSanitizer (tests/run-tsan.sh);
+# readme, the docs' commands in a clean clone (tests/run-readme.sh).
 # san: only the sanitizer pass.
 set -u
 MAKE=${MAKE:-make}
@@ -51,6 +52,7 @@ for san in 0 1; do
 done
 if [ "$which" = all ]; then
     stage clang $MAKE --no-print-directory $jobs clang-build
+    stage tsan sh tests/run-tsan.sh
     stage readme sh tests/run-readme.sh
 fi
 

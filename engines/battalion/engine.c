@@ -13,6 +13,9 @@
 #include "battalion.h"
 
 #define TREE_NODES (1u << 19) /* ~40 MiB of tree */
+/* With Threads = T each thread has a tree of TREE_NODES / T nodes, at
+ * least TREE_MIN_NODES (~1.3 MiB). */
+#define TREE_MIN_NODES (1u << 14)
 /* `go depth N` is N thousand iterations (as `bench N`): ISMCTS has no
  * plies to count.  docs/games/battalion.md. */
 #define BAT_DEPTH_ITERATIONS 1000
@@ -22,9 +25,12 @@ struct bat_engine {
     int64_t iterations;
     int64_t cutoff;
     int64_t inference; /* percent: bat_search_params.infer */
+    int64_t threads;
     char strategy[OPT_STR_LEN];
-    struct rng rng;
-    struct bat_tree *tree;
+    struct rng rng;              /* Strategy random/heuristic, the first search thread */
+    struct rng helper_rng[BAT_MAX_THREADS]; /* [i]: search thread i >= 1 */
+    int ntrees;
+    struct bat_tree *trees[BAT_MAX_THREADS];
 };
 
 struct go_ctx {
@@ -33,24 +39,51 @@ struct go_ctx {
     int timed;
 };
 
+/* The random streams: the first search thread (and the baselines) from
+ * Seed, as with one thread; thread i >= 1 from Seed and i. */
+static void seed_all(struct bat_engine *e)
+{
+    rng_seed(&e->rng, (uint64_t)e->seed);
+    for (int i = 1; i < BAT_MAX_THREADS; i++)
+        rng_seed(&e->helper_rng[i], mix64((uint64_t)e->seed, (uint64_t)i));
+}
+
+static void free_trees(struct bat_engine *e)
+{
+    for (int i = 0; i < e->ntrees; i++) {
+        bat_tree_free(e->trees[i]);
+        e->trees[i] = NULL;
+    }
+    e->ntrees = 0;
+}
+
+/* One tree per thread (Threads = 1: one tree of TREE_NODES, as always). */
+static void alloc_trees(struct bat_engine *e)
+{
+    size_t per = TREE_NODES / (size_t)e->threads;
+    free_trees(e);
+    if (per < TREE_MIN_NODES)
+        per = TREE_MIN_NODES;
+    for (int i = 0; i < (int)e->threads; i++)
+        e->trees[i] = bat_tree_new(per);
+    e->ntrees = (int)e->threads;
+}
+
 static void init(void *eng)
 {
     struct bat_engine *e = eng;
-    e->tree = bat_tree_new(TREE_NODES);
-    rng_seed(&e->rng, (uint64_t)e->seed);
+    alloc_trees(e);
+    seed_all(e);
 }
 
 static void destroy(void *eng)
 {
-    struct bat_engine *e = eng;
-    bat_tree_free(e->tree);
-    e->tree = NULL;
+    free_trees(eng);
 }
 
 static void newgame(void *eng)
 {
-    struct bat_engine *e = eng;
-    rng_seed(&e->rng, (uint64_t)e->seed);
+    seed_all(eng);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
@@ -59,7 +92,9 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
     (void)err;
     (void)n;
     if (strcmp(o->name, "Seed") == 0)
-        rng_seed(&e->rng, (uint64_t)e->seed);
+        seed_all(e);
+    if (strcmp(o->name, "Threads") == 0 && e->threads != e->ntrees)
+        alloc_trees(e);
     return 0;
 }
 
@@ -112,6 +147,26 @@ static void go_report(void *ctx, const struct bat_report *rep)
     put_report(g->req, rep);
 }
 
+/* The search with Threads threads: the first uses e->rng, as a single
+ * thread does, thread i >= 1 its own stream. */
+static gmove search(struct bat_engine *e, const struct bat_state *st,
+                    const struct bat_search_params *p, struct bat_report *rep)
+{
+    struct rng r[BAT_MAX_THREADS];
+    gmove m;
+    int n = e->ntrees;
+    if (n == 1)
+        return bat_search(e->trees[0], st, p, &e->rng, rep);
+    r[0] = e->rng;
+    for (int i = 1; i < n; i++)
+        r[i] = e->helper_rng[i];
+    m = bat_search_par(e->trees, n, st, p, r, rep);
+    e->rng = r[0];
+    for (int i = 1; i < n; i++)
+        e->helper_rng[i] = r[i];
+    return m;
+}
+
 static gmove go(void *eng, const struct search_req *req, gmove *ponder)
 {
     struct bat_engine *e = eng;
@@ -148,7 +203,7 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     p.stop_ctx = &g;
     p.report = go_report;
     p.report_ctx = &g;
-    m = bat_search(e->tree, st, &p, &e->rng, &rep);
+    m = search(e, st, &p, &rep);
     put_report(req, &rep);
     return m;
 }
@@ -243,7 +298,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
         assert(rc == GAME_OK); /* a fixed table, checked by test_mep's bench test */
         (void)rc;
         rng_seed(&r, 1);
-        bat_search(e->tree, &v, &p, &r, &rep);
+        bat_search(e->trees[0], &v, &p, &r, &rep);
         total += rep.nodes;
         iters += rep.iterations;
     }
@@ -266,6 +321,9 @@ static const struct opt_spec options[] = {
     {"Inference", OPT_SPIN, "100", 0, 100, NULL, offsetof(struct bat_engine, inference),
      "percent of determinizations that deal a seat's hidden cards by the heuristic "
      "player's model read from the public record and the bids (0: uniformly)"},
+    {"Threads", OPT_SPIN, "1", 1, BAT_MAX_THREADS, NULL, offsetof(struct bat_engine, threads),
+     "search threads: each samples its own determinizations into its own tree, the root "
+     "actions' statistics summed at the end (a go nodes budget is split between them)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

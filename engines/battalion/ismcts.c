@@ -3,6 +3,9 @@
 
 #include <assert.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +22,10 @@ struct node {
     double reward[BAT_MAX_SEATS];
 };
 
+/* In a cache line of its own: the threads of a parallel search each write
+ * their tree's `used` at every new node. */
 struct bat_tree {
-    struct node *n;
+    _Alignas(64) struct node *n;
     size_t used, max;
 };
 
@@ -174,7 +179,10 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
 
 struct bat_tree *bat_tree_new(size_t max_nodes)
 {
-    struct bat_tree *t = xcalloc(1, sizeof *t);
+    struct bat_tree *t = aligned_alloc(64, sizeof *t);
+    if (!t)
+        die("out of memory");
+    memset(t, 0, sizeof *t);
     t->max = max_nodes < 16 ? 16 : max_nodes;
     t->n = xmalloc(t->max * sizeof *t->n);
     return t;
@@ -509,62 +517,101 @@ static int32_t new_node(struct bat_tree *t, gmove m, int player)
     return (int32_t)t->used++;
 }
 
-/* The root child to play: the most visited, or with final > 0 the best
- * mean reward among the children visited at least final times as often as
- * the most visited. */
-static const struct node *final_child(const struct bat_tree *t, double final)
+/* A root action's statistics: a root child of one tree, or the sum of the
+ * children with the same action over the trees of a parallel search. */
+struct root_stat {
+    gmove move;
+    uint8_t player;
+    uint64_t visits;
+    double reward[BAT_MAX_SEATS];
+};
+
+/* The root children of t, in sibling order; their number. */
+static int root_stats(const struct bat_tree *t, struct root_stat *rs)
 {
-    const struct node *best = NULL, *most = NULL;
-    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling)
-        if (!most || t->n[c].visits > most->visits)
-            most = &t->n[c];
-    if (final <= 0 || !most || !most->visits)
-        return most;
+    int n = 0;
     for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
         const struct node *nd = &t->n[c];
-        if (nd->visits < final * most->visits || !nd->visits)
+        assert(n < BAT_MAX_CAND);
+        rs[n].move = nd->move;
+        rs[n].player = nd->player;
+        rs[n].visits = nd->visits;
+        memcpy(rs[n].reward, nd->reward, sizeof rs[n].reward);
+        n++;
+    }
+    return n;
+}
+
+/* The root action to play: the most visited, or with final > 0 the best
+ * mean reward among the actions visited at least final times as often as
+ * the most visited (ties: the first in order). */
+static const struct root_stat *final_child(const struct root_stat *rs, int n, double final)
+{
+    const struct root_stat *best = NULL, *most = NULL;
+    for (int i = 0; i < n; i++)
+        if (!most || rs[i].visits > most->visits)
+            most = &rs[i];
+    if (final <= 0 || !most || !most->visits)
+        return most;
+    for (int i = 0; i < n; i++) {
+        const struct root_stat *nd = &rs[i];
+        if (nd->visits < final * (double)most->visits || !nd->visits)
             continue;
-        if (!best || nd->reward[nd->player] / nd->visits >
-                         best->reward[best->player] / best->visits)
+        if (!best || nd->reward[nd->player] / (double)nd->visits >
+                         best->reward[best->player] / (double)best->visits)
             best = nd;
     }
     return best;
 }
 
-static void report(const struct bat_tree *t, const struct bat_state *root, double final,
-                   uint64_t it, int64_t t0, struct bat_report *rep)
+static uint32_t visits32(uint64_t v)
 {
-    const struct node *best = final_child(t, final);
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void report_stats(const struct root_stat *rs, int n, const struct bat_state *root,
+                         double final, uint64_t it, size_t nodes, int64_t t0,
+                         struct bat_report *rep)
+{
+    const struct root_stat *best = final_child(rs, n, final);
     memset(rep, 0, sizeof *rep);
     rep->iterations = it;
-    rep->nodes = t->used;
+    rep->nodes = nodes;
     rep->us = now_us() - t0;
     rep->nseats = root->nseats;
     rep->best = GAME_MOVE_NONE;
-    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
-        const struct node *nd = &t->n[c];
+    for (int i = 0; i < n; i++) {
+        const struct root_stat *nd = &rs[i];
         int k;
         if (!nd->visits)
             continue;
         /* insertion by visits (ties keep the order of the best-move scan) */
-        for (k = rep->nlines; k > 0 && rep->lines[k - 1].visits < nd->visits; k--)
+        for (k = rep->nlines; k > 0 && rep->lines[k - 1].visits < visits32(nd->visits); k--)
             if (k < BAT_REPORT_LINES)
                 rep->lines[k] = rep->lines[k - 1];
         if (k >= BAT_REPORT_LINES)
             continue;
         rep->lines[k].move = nd->move;
-        rep->lines[k].visits = nd->visits;
+        rep->lines[k].visits = visits32(nd->visits);
         for (int s = 0; s < root->nseats; s++)
-            rep->lines[k].values[s] = nd->reward[s] / nd->visits;
+            rep->lines[k].values[s] = nd->reward[s] / (double)nd->visits;
         if (rep->nlines < BAT_REPORT_LINES)
             rep->nlines++;
     }
     if (best && best->visits) {
         rep->best = best->move;
-        rep->best_visits = best->visits;
+        rep->best_visits = visits32(best->visits);
         for (int s = 0; s < root->nseats; s++)
-            rep->values[s] = best->reward[s] / best->visits;
+            rep->values[s] = best->reward[s] / (double)best->visits;
     }
+}
+
+static void report(const struct bat_tree *t, const struct bat_state *root, double final,
+                   uint64_t it, int64_t t0, struct bat_report *rep)
+{
+    static _Thread_local struct root_stat rs[BAT_MAX_CAND];
+    int n = root_stats(t, rs);
+    report_stats(rs, n, root, final, it, t->used, t0, rep);
 }
 
 gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
@@ -609,6 +656,10 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
         int depth = 0;
         int32_t cur = 0;
         if ((it & 15) == 0 && it) {
+            if (p->progress) {
+                atomic_store_explicit(&p->progress->iterations, it, memory_order_relaxed);
+                atomic_store_explicit(&p->progress->nodes, t->used, memory_order_relaxed);
+            }
             if (p->stop && p->stop(p->stop_ctx))
                 break;
             if (p->report && now_us() >= next_report) {
@@ -708,5 +759,184 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
         }
     }
     report(t, &root, p->final, it, t0, rep);
+    return rep->best;
+}
+
+/* ---- root parallelism ----------------------------------------------------- */
+struct par_worker;
+
+struct par_shared {
+    atomic_bool stop;    /* set by the calling thread: every thread ends */
+    atomic_int running;  /* helper threads not yet done */
+    const struct bat_search_params *p; /* the caller's (stop, report) */
+    struct par_worker *w;
+    int nthreads;
+};
+
+/* One thread's: what it writes as it searches (its random state, its
+ * figures) lies in its own cache lines, not next to another thread's. */
+struct par_worker {
+    _Alignas(64) struct rng rng;
+    _Alignas(64) struct bat_progress prog;
+    _Alignas(64) struct par_shared *sh;
+    struct bat_tree *t;
+    const struct bat_state *view;
+    struct bat_search_params p;
+    struct bat_report rep;
+    pthread_t tid;
+};
+
+static int helper_stop(void *ctx)
+{
+    const struct par_shared *sh = ctx;
+    return atomic_load(&sh->stop);
+}
+
+/* The calling thread's stop: the caller's, passed on to every thread. */
+static int main_stop(void *ctx)
+{
+    struct par_shared *sh = ctx;
+    if (atomic_load(&sh->stop))
+        return 1;
+    if (sh->p->stop && sh->p->stop(sh->p->stop_ctx)) {
+        atomic_store(&sh->stop, true);
+        return 1;
+    }
+    return 0;
+}
+
+/* The running figures: every thread's iterations and nodes, the first
+ * thread's root statistics. */
+static void main_report(void *ctx, const struct bat_report *rep)
+{
+    struct par_shared *sh = ctx;
+    struct bat_report all = *rep;
+    all.iterations = 0;
+    all.nodes = 0;
+    for (int i = 0; i < sh->nthreads; i++) {
+        all.iterations += atomic_load_explicit(&sh->w[i].prog.iterations, memory_order_relaxed);
+        all.nodes += (size_t)atomic_load_explicit(&sh->w[i].prog.nodes, memory_order_relaxed);
+    }
+    sh->p->report(sh->p->report_ctx, &all);
+}
+
+static void *helper_main(void *arg)
+{
+    struct par_worker *w = arg;
+    bat_search(w->t, w->view, &w->p, &w->rng, &w->rep);
+    atomic_fetch_sub(&w->sh->running, 1);
+    return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Add the root children of t to the sums rs[0..*n), matched by action
+ * (new actions appended in t's sibling order). */
+static void merge_root(const struct bat_tree *t, struct root_stat *rs, int *n)
+{
+    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].sibling) {
+        const struct node *nd = &t->n[c];
+        int i;
+        for (i = 0; i < *n && rs[i].move != nd->move; i++)
+            ;
+        if (i == *n) {
+            assert(*n < BAT_MAX_CAND);
+            memset(&rs[i], 0, sizeof rs[i]);
+            rs[i].move = nd->move;
+            rs[i].player = nd->player;
+            (*n)++;
+        }
+        rs[i].visits += nd->visits;
+        for (int s = 0; s < BAT_MAX_SEATS; s++)
+            rs[i].reward[s] += nd->reward[s];
+    }
+}
+
+gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct bat_state *view,
+                     const struct bat_search_params *p, struct rng *r,
+                     struct bat_report *rep)
+{
+    static _Thread_local struct root_stat rs[BAT_MAX_CAND];
+    struct par_worker *w;
+    struct par_shared sh;
+    struct bat_state root;
+    gmove cand[BAT_MAX_CAND];
+    int64_t t0 = now_us();
+    uint64_t iterations = 0;
+    size_t nodes = 0;
+    int n = 0, nc, started;
+    assert(nthreads >= 1 && nthreads <= BAT_MAX_THREADS);
+    if (p->iterations && p->iterations < (uint64_t)nthreads)
+        nthreads = (int)p->iterations;
+    if (view->is_view)
+        root = *view;
+    else
+        bat_make_view(view, view->act, &root);
+    nc = bat_candidates(&root, p->actions, cand, BAT_MAX_CAND);
+    /* nothing to search (bat_search answers at once): one thread */
+    if (nthreads == 1 || nc <= 1 || (p->collect_heuristic && root.phase <= BAT_DISCARD))
+        return bat_search(trees[0], view, p, &r[0], rep);
+    memset(&sh, 0, sizeof sh);
+    atomic_init(&sh.stop, false);
+    atomic_init(&sh.running, 0);
+    sh.p = p;
+    sh.nthreads = nthreads;
+    w = aligned_alloc(64, (size_t)nthreads * sizeof *w);
+    if (!w)
+        die("out of memory");
+    memset(w, 0, (size_t)nthreads * sizeof *w);
+    sh.w = w;
+    for (int i = 0; i < nthreads; i++) {
+        struct par_worker *x = &w[i];
+        x->sh = &sh;
+        x->t = trees[i];
+        /* every thread gets the seat's view, never a full state (but the
+         * oracle measurement's, which searches the full state) */
+        x->view = p->oracle ? view : &root;
+        x->p = *p;
+        x->rng = r[i];
+        atomic_init(&x->prog.iterations, 0);
+        atomic_init(&x->prog.nodes, 0);
+        x->p.progress = &x->prog;
+        if (p->iterations)
+            x->p.iterations = p->iterations / (uint64_t)nthreads +
+                              (i == 0 ? p->iterations % (uint64_t)nthreads : 0);
+        x->p.stop = i == 0 ? main_stop : helper_stop;
+        x->p.stop_ctx = &sh;
+        x->p.report = i == 0 && p->report ? main_report : NULL;
+        x->p.report_ctx = &sh;
+    }
+    started = 1;
+    for (int i = 1; i < nthreads; i++) {
+        atomic_fetch_add(&sh.running, 1);
+        if (pthread_create(&w[i].tid, NULL, helper_main, &w[i])) {
+            atomic_fetch_sub(&sh.running, 1);
+            break; /* no more threads: search with those there are */
+        }
+        started++;
+    }
+    bat_search(w[0].t, w[0].view, &w[0].p, &w[0].rng, &w[0].rep);
+    /* the first thread is done: its budget spent, or stopped; the others
+     * run on to their budgets while the caller's stop is watched */
+    while (atomic_load(&sh.running) > 0) {
+        if (!atomic_load(&sh.stop))
+            main_stop(&sh);
+        sleep_ms(1);
+    }
+    for (int i = 1; i < started; i++)
+        pthread_join(w[i].tid, NULL);
+    for (int i = 0; i < nthreads; i++)
+        r[i] = w[i].rng; /* the streams go on from here next time */
+    for (int i = 0; i < started; i++) {
+        merge_root(w[i].t, rs, &n);
+        iterations += w[i].rep.iterations;
+        nodes += w[i].rep.nodes;
+    }
+    report_stats(rs, n, &root, p->final, iterations, nodes, t0, rep);
+    free(w);
     return rep->best;
 }

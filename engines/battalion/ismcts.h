@@ -11,6 +11,7 @@
 #ifndef BAT_ISMCTS_H
 #define BAT_ISMCTS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,16 @@ struct bat_report {
 #define BAT_LEAF_NF 8
 extern const char *const bat_leaf_names[BAT_LEAF_NF];
 void bat_leaf_features(const struct bat_state *st, int s, double *f);
+
+/* A search's running figures, published every 16 iterations for another
+ * thread to read (the main thread of a parallel search reports them). */
+struct bat_progress {
+    _Atomic uint64_t iterations;
+    _Atomic uint64_t nodes;
+};
+
+/* Threads of a parallel search (the engine's Threads option). */
+#define BAT_MAX_THREADS 256
 
 struct bat_search_params {
     uint64_t iterations;  /* stop after this many (0 = only `stop`) */
@@ -87,6 +98,8 @@ struct bat_search_params {
     void (*report)(void *ctx, const struct bat_report *rep);
     void *report_ctx;
     int64_t report_us;
+    /* NULL, or where the search publishes its figures as it runs. */
+    struct bat_progress *progress;
 };
 
 void bat_search_defaults(struct bat_search_params *p);
@@ -108,6 +121,22 @@ void bat_tree_free(struct bat_tree *t);
 gmove bat_search(struct bat_tree *t, const struct bat_state *view,
                  const struct bat_search_params *p, struct rng *r,
                  struct bat_report *rep);
+
+/* Root parallelism: `nthreads` searches of the same view at once (the
+ * calling thread runs the first), each with its own tree (trees[i]) and its
+ * own random numbers (r[i]), so its own determinizations; every thread sees
+ * only the view.  A budget of p->iterations is split between the threads
+ * (the first takes the remainder; a thread whose share would be 0 does not
+ * run), so the totals match a single search's.  p->stop is polled by the
+ * calling thread only, until every thread is done, and ends them all;
+ * p->report gets the running iterations and nodes of all threads with the
+ * first thread's root statistics.  When all are done the root actions'
+ * visits and rewards are summed over the trees and the move is chosen from
+ * the sums as bat_search chooses it from one tree; rep gives the sums.
+ * nthreads = 1 is bat_search(trees[0], view, p, &r[0], rep). */
+gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct bat_state *view,
+                     const struct bat_search_params *p, struct rng *r,
+                     struct bat_report *rep);
 
 /* A full state consistent with the view: the unknown cards dealt at random
  * to the unknown hand slots and the draw pile, respecting the bids of

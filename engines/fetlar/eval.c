@@ -99,10 +99,10 @@ static bb_t LINE3[4];
 
 static inline bb_t bit(int sq) { return (bb_t)1 << sq; }
 
-static int popcnt(bb_t x)
+/* hw: the fast copy's one-instruction count (fetlar.h, FETLAR_DISPATCH) */
+FETLAR_INLINE int popcnt(const int hw, bb_t x)
 {
-    return fetlar_popcount64((uint64_t)x) +
-           fetlar_popcount64((uint64_t)(x >> 64));
+    return fetlar_pc64((uint64_t)x, hw) + fetlar_pc64((uint64_t)(x >> 64), hw);
 }
 
 __attribute__((constructor)) static void eval_init(void)
@@ -435,8 +435,8 @@ int fetlar_is_tactical(const struct fetlar_state *s, gmove m)
 
 /* ---- the static evaluation ----------------------------------------------------- */
 
-int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w,
-                    struct fetlar_terms *t)
+FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_weights *w,
+                           struct fetlar_terms *t, const int hw)
 {
     struct fetlar_terms z;
     if (!w)
@@ -470,9 +470,9 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
     int reach2 = 0, kmoves = 0;
     for (int d = 1; d <= 4 && front; d++) {
         bb_t nxt = slide_all(front, empty) & ~seen;
-        int corners = popcnt(nxt & CORNERS);
+        int corners = popcnt(hw, nxt & CORNERS);
         if (d == 1) {
-            kmoves = popcnt(nxt);
+            kmoves = popcnt(hw, nxt);
             t->king_free = w->king_free * kmoves;
         }
         t->corner_dist += corners * (d == 2 ? w->dist2 : d == 3 ? w->dist3
@@ -480,7 +480,7 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
         seen |= nxt;
         front = nxt;
         if (d == 2)
-            reach2 = popcnt(seen) - 1;
+            reach2 = popcnt(hw, seen) - 1;
     }
     if (fetlar_routes(s))
         t->king_routes = w->route_forced; /* black to move, one route */
@@ -499,7 +499,7 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
             break;
         region = grow;
     }
-    int open = popcnt(region & CORNERS), size = popcnt(region);
+    int open = popcnt(hw, region & CORNERS), size = popcnt(hw, region);
     if (open) {
         t->cordon = w->open_corner * open +
                     w->region * (size < w->region_cap ? size : w->region_cap);
@@ -511,7 +511,7 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
         near |= neighbours(near);
         near |= ((near << 1) & NOT_A) | ((near >> 1) & NOT_K);
         t->cordon = -w->cordon + w->region_closed * size -
-                    w->near * popcnt(near & att);
+                    w->near * popcnt(hw, near & att);
         t->king_free += w->king_free_closed * kmoves +
                         w->reach2_closed * reach2;
     }
@@ -528,12 +528,12 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
         t->cordon += w->lone * w->lone_ref;
         for (int d = 1; d < w->lone_cap; d++) {
             ring = grow8(ring);
-            t->cordon -= w->lone * popcnt(ring & att);
+            t->cordon -= w->lone * popcnt(hw, ring & att);
         }
     }
 
     /* Corner guards. */
-    t->guards = -w->guard * popcnt(att & GUARDS);
+    t->guards = -w->guard * popcnt(hw, att & GUARDS);
     for (int c = 0; c < 4; c++)
         if ((att & GUARD_PAIR[c][0]) && (att & GUARD_PAIR[c][1]))
             t->guards -= w->guard_pair;
@@ -542,7 +542,7 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
      * than the last. */
     static const int tri_units[4] = {0, 1, 3, 9};
     for (int c = 0; c < 4; c++)
-        t->guards -= w->tri * tri_units[popcnt(att & TRI[c])];
+        t->guards -= w->tri * tri_units[popcnt(hw, att & TRI[c])];
     if (w->seal)
         t->guards -= w->seal * sealed_corners(att, s->king);
     for (int c = 0; c < 4; c++)
@@ -551,7 +551,7 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
 
     /* Attackers beside the king (the empty throne helps them). */
     bb_t around = neighbours(king);
-    int press = popcnt(around & att) + ((around & bit(FETLAR_THRONE)) ? 1 : 0);
+    int press = popcnt(hw, around & att) + ((around & bit(FETLAR_THRONE)) ? 1 : 0);
     if (fetlar_on_edge(s->king))
         press = press > 2 ? 2 : press;
     const int press_w[5] = {0, w->press1, w->press2, w->press3, 0};
@@ -569,3 +569,9 @@ int fetlar_evaluate(const struct fetlar_state *s, const struct fetlar_weights *w
                 (FETLAR_DRAW_PLIES - w->quiet_fade);
     return stm * white + w->tempo;
 }
+
+/* the fast copy (POPCNT, BMI) where the processor has it */
+FETLAR_DISPATCH(, int, fetlar_evaluate,
+                (const struct fetlar_state *s, const struct fetlar_weights *w,
+                 struct fetlar_terms *t),
+                (s, w, t), evaluate(s, w, t, hw_))

@@ -8,6 +8,7 @@
 #ifndef MEDAN_FETLAR_H
 #define MEDAN_FETLAR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../core/game.h"
@@ -74,6 +75,54 @@ static inline int fetlar_popcount64(uint64_t x)
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
     return (int)((x * 0x0101010101010101u) >> 56);
 #endif
+}
+
+/* The fast copies of the hot routines (game.c: move counting, perft's two
+ * plies; eval.c: the evaluation), compiled for x86-64 processors with
+ * POPCNT, BMI1 and BMI2 beside the portable ones and picked once by cpuid
+ * (MEDAN_CPU=portable keeps the portable ones): are they in use?  want 0
+ * or 1 switches them off or on (on only where the processor has them; for
+ * the tests), -1 only asks. */
+bool fetlar_fast_cpu(int want);
+
+/* FETLAR_DISPATCH(storage, ret, name, (params), (args), body) defines
+ * `storage ret name(params)` returning `body`, compiled twice: for the fast
+ * processors (name_hw, where `hw_` is 1) and portably (name_port, `hw_` 0);
+ * the bodies are FETLAR_INLINE and take hw_ as a constant, so each copy
+ * inlines its own, and count bits with fetlar_pc64(x, hw_). */
+#define FETLAR_INLINE static inline __attribute__((always_inline))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FETLAR_HW 1
+#define FETLAR_DISPATCH(storage, ret, name, params, args, body)                                   \
+    __attribute__((target("popcnt,bmi,bmi2"))) static ret name##_hw params                         \
+    {                                                                                               \
+        const int hw_ = 1;                                                                          \
+        return body;                                                                                \
+    }                                                                                               \
+    static ret name##_port params                                                                   \
+    {                                                                                               \
+        const int hw_ = 0;                                                                          \
+        return body;                                                                                \
+    }                                                                                               \
+    storage ret name params { return fetlar_fast_cpu(-1) ? name##_hw args : name##_port args; }
+#else
+#define FETLAR_HW 0
+#define FETLAR_DISPATCH(storage, ret, name, params, args, body)                                   \
+    storage ret name params                                                                         \
+    {                                                                                               \
+        const int hw_ = 0;                                                                          \
+        return body;                                                                                \
+    }
+#endif
+/* Is the one-instruction popcount there (a constant in each copy)? */
+#ifdef __POPCNT__
+#define FETLAR_POPCNT(hw) 1
+#else
+#define FETLAR_POPCNT(hw) (hw)
+#endif
+FETLAR_INLINE int fetlar_pc64(uint64_t x, const int hw)
+{
+    return FETLAR_POPCNT(hw) ? __builtin_popcountll(x) : fetlar_popcount64(x);
 }
 
 static inline int fetlar_is_corner(int sq)

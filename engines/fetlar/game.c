@@ -9,7 +9,9 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/util.h"
@@ -31,8 +33,39 @@ static uint16_t lane_stop[FETLAR_LANES];
 static uint64_t zob[4][FETLAR_SQ];
 static uint64_t zob_side;
 
+/* ---- the fast path (fetlar.h: fetlar_fast_cpu, FETLAR_DISPATCH) ---------- */
+static bool cpu_hw;
+static atomic_bool use_hw;
+
+static bool cpu_has_hw(void)
+{
+#if FETLAR_HW
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+#else
+    return false;
+#endif
+}
+
+bool fetlar_fast_cpu(int want)
+{
+    if (want >= 0)
+        atomic_store(&use_hw, want && cpu_hw);
+    return atomic_load_explicit(&use_hw, memory_order_relaxed);
+}
+
+/* Once, before main (from the tables' constructor). */
+static void cpu_init(void)
+{
+    const char *env = getenv("MEDAN_CPU");
+    cpu_hw = cpu_has_hw();
+    atomic_init(&use_hw, cpu_hw && !(env && strcmp(env, "portable") == 0));
+}
+
 __attribute__((constructor)) static void fetlar_init_tables(void)
 {
+    cpu_init();
     for (int p = 0; p < FETLAR_N; p++)
         for (int occ = 0; occ < (1 << FETLAR_N); occ++) {
             uint16_t m = 0;
@@ -169,13 +202,11 @@ int fetlar_has_move(const struct fetlar_state *s)
  * them (the carry stops at the next piece, or in bit 11, never in the next
  * lane).  The mirrored lanes give the other two directions.  Stops on the
  * ban squares are left out, and put back for the king. */
-static inline int count_lanes(const struct fetlar_state *s, int side)
+FETLAR_INLINE int count_lanes(const struct fetlar_state *s, int side, const int hw)
 {
     const uint16_t *own = s->rows[side], *opp = s->rows[side ^ 1];
     int n = 0;
-#ifndef __POPCNT__
-    uint64_t acc = 0; /* per byte: at most 12 words x 8 bits */
-#endif
+    uint64_t acc = 0; /* without POPCNT, per byte: at most 12 words x 8 bits */
     for (int i = 0; i < FETLAR_LANES; i += 4) {
         uint64_t a, b, stop;
         memcpy(&a, own + i, sizeof a);
@@ -183,34 +214,32 @@ static inline int count_lanes(const struct fetlar_state *s, int side)
         memcpy(&stop, lane_stop + i, sizeof stop);
         uint64_t e = ~(a | b) & LANE_BITS;
         uint64_t reach = e & stop & ~(e + (a << 1));
-#ifdef __POPCNT__
-        n += __builtin_popcountll(reach);
-#else
-        reach = reach - ((reach >> 1) & 0x5555555555555555u);
-        reach = (reach & 0x3333333333333333u) +
-                ((reach >> 2) & 0x3333333333333333u);
-        acc += (reach + (reach >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-#endif
+        if (FETLAR_POPCNT(hw)) {
+            n += __builtin_popcountll(reach);
+        } else {
+            reach = reach - ((reach >> 1) & 0x5555555555555555u);
+            reach = (reach & 0x3333333333333333u) +
+                    ((reach >> 2) & 0x3333333333333333u);
+            acc += (reach + (reach >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+        }
     }
-#ifndef __POPCNT__
-    acc = (acc & 0x00ff00ff00ff00ffu) + ((acc >> 8) & 0x00ff00ff00ff00ffu);
-    n = (int)((acc * 0x0001000100010001u) >> 48);
-#endif
+    if (!FETLAR_POPCNT(hw)) {
+        acc = (acc & 0x00ff00ff00ff00ffu) + ((acc >> 8) & 0x00ff00ff00ff00ffu);
+        n = (int)((acc * 0x0001000100010001u) >> 48);
+    }
     int k = s->king;
     if (side == FETLAR_WHITE && k != FETLAR_NOSQ) {
         int r = k / FETLAR_N, c = k % FETLAR_N;
         unsigned ban = (fetlar_slide[c][fetlar_rowocc(s, r)] & fetlar_ban[r]) |
                        (unsigned)(fetlar_slide[r][s->cols[c]] & fetlar_ban[c])
                            << 16;
-        n += fetlar_popcount64(ban);
+        n += fetlar_pc64(ban, hw);
     }
     return n;
 }
 
-int fetlar_count(const struct fetlar_state *s)
-{
-    return game_running(s) ? count_lanes(s, s->side) : 0;
-}
+FETLAR_DISPATCH(, int, fetlar_count, (const struct fetlar_state *s), (s),
+                game_running(s) ? count_lanes(s, s->side, hw_) : 0)
 
 /* ---- captures ------------------------------------------------------------- */
 
@@ -319,13 +348,14 @@ static inline uint64_t lane_reach(uint64_t a, uint64_t b, uint64_t stop)
 
 /* The king's stops on the ban squares of his rank and file (count_lanes
  * leaves them out of the lanes). */
-static inline int king_ban_moves(int kr, int kc, unsigned rowocc,
-                                 unsigned colocc)
+FETLAR_INLINE int king_ban_moves(int kr, int kc, unsigned rowocc,
+                                  unsigned colocc, const int hw)
 {
-    return fetlar_popcount64((fetlar_slide[kc][rowocc] & fetlar_ban[kr]) |
-                             (uint64_t)(fetlar_slide[kr][colocc] &
-                                        fetlar_ban[kc])
-                                 << 16);
+    return fetlar_pc64((fetlar_slide[kc][rowocc] & fetlar_ban[kr]) |
+                           (uint64_t)(fetlar_slide[kr][colocc] &
+                                      fetlar_ban[kc])
+                               << 16,
+                       hw);
 }
 
 /* Lines for perft2: rank r is line r, file c line FETLAR_N + c. */
@@ -354,7 +384,7 @@ static inline uint32_t line_bit(int x)
     return (1u << x) | (1u << (FETLAR_N - 1 - x)) << 16;
 }
 
-static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
+FETLAR_INLINE void p2_init(struct p2 *p, const struct fetlar_state *s, int opp, const int hw)
 {
     const uint16_t *a = s->rows[opp], *b = s->rows[opp ^ 1];
     for (int l = 0; l < NLINES; l++) {
@@ -367,8 +397,8 @@ static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
                                 (uint64_t)p->b[l] | (uint64_t)p->b[l + 1] << 32,
                                 (uint64_t)p->stop[l] |
                                     (uint64_t)p->stop[l + 1] << 32);
-        p->cnt[l] = fetlar_popcount64(r & 0xffffffffu);
-        p->cnt[l + 1] = fetlar_popcount64(r >> 32);
+        p->cnt[l] = fetlar_pc64(r & 0xffffffffu, hw);
+        p->cnt[l + 1] = fetlar_pc64(r >> 32, hw);
     }
     /* An arrival on t captures only next to a piece of opp: his soldier
      * with a square hostile to him beyond (ranks and files alike), or his
@@ -403,13 +433,13 @@ static void p2_init(struct p2 *p, const struct fetlar_state *s, int opp)
 }
 
 /* The king's ban stops after a quiet move from (fr, fc) to (tr, tc). */
-static inline int king_ban_after(const struct fetlar_state *s, int kr, int kc,
-                                 int fr, int fc, int tr, int tc)
+FETLAR_INLINE int king_ban_after(const struct fetlar_state *s, int kr, int kc,
+                                  int fr, int fc, int tr, int tc, const int hw)
 {
     unsigned row = fetlar_rowocc(s, kr), col = s->cols[kc];
     row ^= (fr == kr ? 1u << fc : 0) ^ (tr == kr ? 1u << tc : 0);
     col ^= (fc == kc ? 1u << fr : 0) ^ (tc == kc ? 1u << tr : 0);
-    return king_ban_moves(kr, kc, row, col);
+    return king_ban_moves(kr, kc, row, col, hw);
 }
 
 struct p2_ctx {
@@ -426,7 +456,7 @@ struct p2_ctx {
  * same for all these moves) and the line crossing it at x2. */
 static inline __attribute__((always_inline)) uint64_t
 p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
-        int king)
+        int king, const int hw)
 {
     const struct p2 *p = &x->p;
     const int ln = along_rank ? r : FETLAR_N + c;
@@ -438,7 +468,7 @@ p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
     uint64_t left = lane_reach(p->a[cross + x1], p->b[cross + x1] ^ ybit,
                                p->stop[cross + x1]);
     const int k0 = x->base - p->cnt[ln] - p->cnt[cross + x1] +
-                   fetlar_popcount64(left);
+                   fetlar_pc64(left, hw);
     const uint64_t alo = p->a[ln], slo = p->stop[ln];
     const uint64_t blo = p->b[ln] ^ line_bit(x1);
     /* along the rank: the targets where the move may capture or escape */
@@ -464,10 +494,10 @@ p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
         uint64_t a = alo | (uint64_t)p->a[ct] << 32;
         uint64_t b = (blo ^ line_bit(t)) | (uint64_t)(p->b[ct] ^ ybit) << 32;
         uint64_t st = slo | (uint64_t)p->stop[ct] << 32;
-        int n = k0 - p->cnt[ct] + fetlar_popcount64(lane_reach(a, b, st));
+        int n = k0 - p->cnt[ct] + fetlar_pc64(lane_reach(a, b, st), hw);
         int tr = to / FETLAR_N, tc = to % FETLAR_N;
         if (r == x->kr || tr == x->kr || c == x->kc || tc == x->kc)
-            n += king_ban_after(x->s, x->kr, x->kc, r, c, tr, tc) - x->kban;
+            n += king_ban_after(x->s, x->kr, x->kc, r, c, tr, tc, hw) - x->kban;
         total += (uint64_t)n;
     }
     return total;
@@ -477,24 +507,24 @@ p2_line(const struct p2_ctx *x, int r, int c, int along_rank, unsigned tm,
  * count of a child is the parent's count for the side not to move, changed
  * only on the three lines the move touches (its own and the two it
  * crosses).  Captures and game ends are played out. */
-uint64_t fetlar_perft2(const struct fetlar_state *s)
+FETLAR_INLINE uint64_t perft2_body(const struct fetlar_state *s, const int hw)
 {
     if (!game_running(s))
         return 0;
     const int side = s->side, opp = side ^ 1;
     struct p2_ctx x;
     x.s = s;
-    x.base = count_lanes(s, opp);
+    x.base = count_lanes(s, opp, hw);
     /* a move that captures nothing ends the game by the 100-ply rule */
     x.last_quiet = s->quiet + 1 >= FETLAR_DRAW_PLIES;
-    p2_init(&x.p, s, opp);
+    p2_init(&x.p, s, opp, hw);
     x.kr = x.kc = -1;
     x.kban = 0;
     if (opp == FETLAR_WHITE && s->king != FETLAR_NOSQ) {
         int kr = s->king / FETLAR_N, kc = s->king % FETLAR_N;
         if (fetlar_ban[kr] | fetlar_ban[kc]) {
             x.kr = kr, x.kc = kc;
-            x.kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc]);
+            x.kban = king_ban_moves(kr, kc, fetlar_rowocc(s, kr), s->cols[kc], hw);
         }
     }
     uint64_t total = 0;
@@ -504,12 +534,15 @@ uint64_t fetlar_perft2(const struct fetlar_state *s)
             int c = __builtin_ctz(pcs);
             pcs &= pcs - 1;
             int king = r * FETLAR_N + c == s->king;
-            total += p2_line(&x, r, c, 1, row_targets(s, r, c, king), king);
-            total += p2_line(&x, r, c, 0, col_targets(s, r, c, king), king);
+            total += p2_line(&x, r, c, 1, row_targets(s, r, c, king), king, hw);
+            total += p2_line(&x, r, c, 0, col_targets(s, r, c, king), king, hw);
         }
     }
     return total;
 }
+
+FETLAR_DISPATCH(, uint64_t, fetlar_perft2, (const struct fetlar_state *s), (s),
+                perft2_body(s, hw_))
 
 void fetlar_pass(struct fetlar_state *s)
 {

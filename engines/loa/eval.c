@@ -59,7 +59,7 @@ struct side_terms {
     int n, spread, centre, com_dist, groups, euler, mobility, edge_moves, blocked;
 };
 
-static int euler_number(uint64_t bb)
+LOA_INLINE int euler_number(uint64_t bb)
 {
     /* 2x2 windows over a board padded by one square on each side. */
     unsigned char win[9][9] = {{0}};
@@ -82,7 +82,7 @@ static int euler_number(uint64_t bb)
     return (q1 - q3 - 2 * qd) / 4;
 }
 
-static void terms(const struct loa_state *s, int side, struct side_terms *t)
+LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
 {
     uint64_t bb = s->bb[side];
     int sx = 0, sy = 0, cx, cy;
@@ -112,9 +112,10 @@ static void terms(const struct loa_state *s, int side, struct side_terms *t)
     t->mobility = mob.moves;
     t->edge_moves = mob.edge;
     t->blocked = mob.blocked;
+    return t->n;
 }
 
-static int combine(const struct side_terms *t, const struct loa_weights *w)
+LOA_INLINE int combine(const struct side_terms *t, const struct loa_weights *w)
 {
     return -w->concentration * t->spread + w->centre * t->centre * 4 / t->n -
            w->com_centre * t->com_dist - w->groups * (t->groups - 1) -
@@ -123,13 +124,17 @@ static int combine(const struct side_terms *t, const struct loa_weights *w)
            w->blocked * t->blocked;
 }
 
-int loa_eval(const struct loa_state *s, const struct loa_weights *w)
+LOA_INLINE int eval_body(const struct loa_state *s, const struct loa_weights *w)
 {
     struct side_terms us, them;
     terms(s, s->side, &us);
     terms(s, s->side ^ 1, &them);
     return combine(&us, w) - combine(&them, w) + w->tempo;
 }
+
+/* the evaluation's fast copy (POPCNT, BMI) where the processor has it */
+LOA_DISPATCH(, int, loa_eval, (const struct loa_state *s, const struct loa_weights *w), (s, w),
+             eval_body(s, w))
 
 int loa_eval_terms(const struct loa_state *s, const struct loa_weights *w, char *buf, size_t n)
 {

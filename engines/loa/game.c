@@ -1,10 +1,54 @@
 /* game.c - Lines of Action rules (RULES.md §1) behind struct game. */
 #include "loa.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/util.h"
+
+/* ---- the fast path ---------------------------------------------------------
+ * The hot routines (move generation and counting, mobility; the evaluation
+ * in eval.c) are compiled twice from one always-inlined body: portable, and
+ * for x86-64 processors with POPCNT, BMI1 and BMI2 (a population count is
+ * one instruction instead of libgcc's call).  The first is the default
+ * build's baseline, so one binary runs everywhere; the processor is asked
+ * once (cpuid) and the entry points pick the fast copy where it runs.  Both
+ * copies make the same moves in the same order (test_loa runs perft both
+ * ways); MEDAN_CPU=portable in the environment keeps the portable one (for
+ * `make bench`'s comparison). */
+
+static bool cpu_hw;
+static atomic_bool use_hw;
+
+static bool cpu_has_hw(void)
+{
+#if LOA_HW
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+#else
+    return false;
+#endif
+}
+
+bool loa_fast_cpu(int want)
+{
+    if (want >= 0)
+        atomic_store(&use_hw, want && cpu_hw);
+    return atomic_load_explicit(&use_hw, memory_order_relaxed);
+}
+
+/* Called once before main (the tables' constructor). */
+static void cpu_init(void)
+{
+    const char *env = getenv("MEDAN_CPU");
+    cpu_hw = cpu_has_hw();
+    atomic_init(&use_hw, cpu_hw && !(env && strcmp(env, "portable") == 0));
+}
+
 
 const char *const LOA_START = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
 
@@ -26,6 +70,7 @@ static uint64_t bit(int sq) { return 1ULL << sq; }
 __attribute__((constructor)) static void loa_tables(void)
 {
     uint64_t seed = 0x4c4f41; /* "LOA" */
+    cpu_init();
     for (int sq = 0; sq < 64; sq++) {
         int x = sq & 7, y = sq >> 3;
         for (int d = 0; d < 8; d++) {
@@ -101,7 +146,7 @@ int loa_groups(uint64_t bb)
 }
 
 /* ---- move generation ---------------------------------------------------------- */
-static inline int target(const struct loa_state *s, int sq, int d, int n,
+LOA_INLINE int target(const struct loa_state *s, int sq, int d, int n,
                          uint64_t own, uint64_t opp)
 {
     int t;
@@ -115,7 +160,7 @@ static inline int target(const struct loa_state *s, int sq, int d, int n,
     return t;
 }
 
-static int gen_side(const struct loa_state *s, int side, gmove *out, int caps_only)
+LOA_INLINE int gen_side(const struct loa_state *s, int side, gmove *out, int caps_only)
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
     int n = 0;
@@ -139,11 +184,16 @@ static int gen_side(const struct loa_state *s, int side, gmove *out, int caps_on
     return n;
 }
 
-int loa_count(const struct loa_state *s, int side) { return gen_side(s, side, NULL, 0); }
+LOA_DISPATCH(, int, loa_count, (const struct loa_state *s, int side), (s, side),
+             gen_side(s, side, NULL, 0))
+LOA_DISPATCH(, int, loa_gen, (const struct loa_state *s, gmove *out), (s, out),
+             gen_side(s, s->side, out, 0))
+LOA_DISPATCH(, int, loa_gen_captures, (const struct loa_state *s, gmove *out), (s, out),
+             gen_side(s, s->side, out, 1))
 
 #define EDGE 0xff818181818181ffULL
 
-void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob)
+LOA_INLINE int mobility(const struct loa_state *s, int side, struct loa_mob *mob)
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
     memset(mob, 0, sizeof *mob);
@@ -163,11 +213,15 @@ void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob)
         mob->moves += n;
         mob->blocked += n == 0;
     }
+    return mob->moves;
 }
-int loa_gen(const struct loa_state *s, gmove *out) { return gen_side(s, s->side, out, 0); }
-int loa_gen_captures(const struct loa_state *s, gmove *out)
+
+LOA_DISPATCH(static, int, mobility_d, (const struct loa_state *s, int side, struct loa_mob *mob),
+             (s, side, mob), mobility(s, side, mob))
+
+void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob)
 {
-    return gen_side(s, s->side, out, 1);
+    mobility_d(s, side, mob);
 }
 
 void loa_play(struct loa_state *s, gmove m)

@@ -3,6 +3,7 @@
 #ifndef MEDAN_LOA_H
 #define MEDAN_LOA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../core/game.h"
@@ -42,6 +43,28 @@ int loa_connected(uint64_t bb);                              /* one group? */
 int loa_groups(uint64_t bb);                                 /* group count */
 /* Game over without history: 1 = side to move has won, -1 = lost, 0 = no. */
 int loa_decided(const struct loa_state *s);
+/* The fast copies of the hot routines (game.c, eval.c; x86-64 with POPCNT,
+ * BMI1, BMI2): are they in use?  want 0 or 1 switches them off or on (on
+ * only where the processor has them; for the tests), -1 only asks. */
+bool loa_fast_cpu(int want);
+
+/* The two copies: LOA_DISPATCH(storage, ret, name, (params), (args), body)
+ * defines `storage ret name(params)`, which returns `body` compiled either
+ * for the fast processors (name_hw) or portably (name_port), as
+ * loa_fast_cpu says; bodies are LOA_INLINE so that each copy inlines its
+ * own.  Elsewhere than x86-64 there is one portable copy. */
+#define LOA_INLINE static inline __attribute__((always_inline))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define LOA_HW 1
+#define LOA_DISPATCH(storage, ret, name, params, args, body)                                      \
+    __attribute__((target("popcnt,bmi,bmi2"))) static ret name##_hw params { return body; }        \
+    static ret name##_port params { return body; }                                                \
+    storage ret name params { return loa_fast_cpu(-1) ? name##_hw args : name##_port args; }
+#else
+#define LOA_HW 0
+#define LOA_DISPATCH(storage, ret, name, params, args, body)                                      \
+    storage ret name params { return body; }
+#endif
 uint64_t loa_zobrist_side(void);
 
 #endif

@@ -466,6 +466,200 @@ static void test_leaf(void **unused)
     }
 }
 
+/* ---- Threads: root-parallel search (bat_search_par) ---- */
+#define PAR_T 4
+
+static void par_trees(struct bat_tree **t, int n)
+{
+    for (int i = 0; i < n; i++)
+        t[i] = bat_tree_new(1 << 13);
+}
+
+static void par_free(struct bat_tree **t, int n)
+{
+    for (int i = 0; i < n; i++)
+        bat_tree_free(t[i]);
+}
+
+static void par_seed(struct rng *r, int n, uint64_t seed)
+{
+    for (int i = 0; i < n; i++)
+        rng_seed(&r[i], mix64(seed, (uint64_t)i));
+}
+
+static int searchable(const struct bat_state *v, const struct bat_search_params *p)
+{
+    gmove c[BAT_MAX_CAND];
+    return bat_candidates(v, p->actions, c, BAT_MAX_CAND) > 1 &&
+           !(p->collect_heuristic && v->phase <= BAT_DISCARD);
+}
+
+/* Four threads answer legal actions in every phase and spend the whole
+ * budget between them (1001 iterations: not a multiple of 4). */
+static void test_parallel_legal(void **unused)
+{
+    struct bat_tree *t[PAR_T];
+    struct rng r[PAR_T], rr;
+    struct bat_search_params p;
+    int searched = 0;
+    (void)unused;
+    par_trees(t, PAR_T);
+    par_seed(r, PAR_T, 7);
+    rng_seed(&rr, 8);
+    bat_search_defaults(&p);
+    p.iterations = 1001;
+    for (int g = 0; g < 3; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g, 78, (uint64_t)g);
+        for (int ply = 0; !bat_over(&st); ply++) {
+            struct bat_state v;
+            struct bat_report rep;
+            bat_make_view(&st, st.act, &v);
+            if (ply % 7 == 0) {
+                gmove m = bat_search_par(t, PAR_T, &v, &p, r, &rep);
+                assert_int_equal(bat_check(&st, m, err, sizeof err), 0);
+                if (searchable(&v, &p)) {
+                    uint64_t sum = 0;
+                    assert_int_equal(rep.iterations, 1001);
+                    assert_true(rep.best_visits > 0 && rep.best_visits <= 1001);
+                    assert_true(rep.nodes > 0);
+                    for (int i = 0; i < rep.nlines; i++)
+                        sum += rep.lines[i].visits;
+                    assert_true(sum <= 1001);
+                    for (int k = 0; k < rep.nseats; k++)
+                        assert_true(rep.values[k] >= 0 && rep.values[k] <= 1);
+                    searched++;
+                }
+            }
+            bat_play(&st, bat_heuristic_move(&v, &rr));
+        }
+    }
+    assert_true(searched > 10);
+    par_free(t, PAR_T);
+}
+
+/* With a budget the parallel search is deterministic (each thread's own
+ * random stream, the sums independent of timing); one thread is exactly
+ * bat_search; the hidden cards are never used: searching the full state
+ * and the seat's view give the same answer, as do two full states that
+ * differ only in what the seat cannot see. */
+static void test_parallel_deterministic(void **unused)
+{
+    struct bat_tree *t[PAR_T];
+    struct rng r1[PAR_T], r2[PAR_T];
+    struct bat_search_params p;
+    struct bat_state st, st2, v;
+    struct bat_report a, b;
+    gmove m1, m2;
+    int checked = 0;
+    (void)unused;
+    par_trees(t, PAR_T);
+    bat_search_defaults(&p);
+    p.iterations = 800;
+    for (uint64_t g = 0; g < 12 && checked < 4; g++) {
+        bat_deal(&st, 4, 78, g);
+        bat_make_view(&st, st.act, &v);
+        if (!searchable(&v, &p))
+            continue;
+        checked++;
+        for (int n = 1; n <= PAR_T; n += 1) {
+            par_seed(r1, n, g);
+            par_seed(r2, n, g);
+            m1 = bat_search_par(t, n, &v, &p, r1, &a);
+            m2 = bat_search_par(t, n, &st, &p, r2, &b); /* the full state */
+            assert_int_equal(m1, m2);
+            assert_int_equal(a.iterations, b.iterations);
+            assert_int_equal(a.nodes, b.nodes);
+            assert_int_equal(a.nlines, b.nlines);
+            for (int i = 0; i < a.nlines; i++) {
+                assert_int_equal(a.lines[i].move, b.lines[i].move);
+                assert_int_equal(a.lines[i].visits, b.lines[i].visits);
+            }
+        }
+        /* another deal of the cards the seat cannot see */
+        {
+            struct rng rd;
+            rng_seed(&rd, g + 100);
+            bat_determinize(&v, NULL, &rd, &st2);
+            par_seed(r1, 3, g);
+            par_seed(r2, 3, g);
+            m1 = bat_search_par(t, 3, &st, &p, r1, &a);
+            m2 = bat_search_par(t, 3, &st2, &p, r2, &b);
+            assert_int_equal(m1, m2);
+            assert_int_equal(a.best_visits, b.best_visits);
+        }
+        /* one thread: bat_search itself */
+        {
+            struct rng x, y;
+            rng_seed(&x, g);
+            rng_seed(&y, g);
+            m1 = bat_search_par(t, 1, &v, &p, &x, &a);
+            m2 = bat_search(t[0], &v, &p, &y, &b);
+            assert_int_equal(m1, m2);
+            assert_int_equal(a.best_visits, b.best_visits);
+            assert_int_equal(a.nodes, b.nodes);
+        }
+    }
+    assert_int_equal(checked, 4);
+    par_free(t, PAR_T);
+}
+
+/* An unbounded 4-thread search ends at the caller's stop (polled on the
+ * calling thread only), all threads with it, with a legal answer and the
+ * running report showing every thread's iterations. */
+struct stop_count {
+    int polls, after;
+    int reports;
+    uint64_t reported;
+};
+
+static int stop_after(void *ctx)
+{
+    struct stop_count *s = ctx;
+    return ++s->polls > s->after;
+}
+
+static void count_report(void *ctx, const struct bat_report *rep)
+{
+    struct stop_count *s = ctx;
+    s->reports++;
+    s->reported = rep->iterations;
+}
+
+static void test_parallel_stop(void **unused)
+{
+    struct bat_tree *t[PAR_T];
+    struct rng r[PAR_T];
+    struct bat_search_params p;
+    struct bat_state st, v;
+    struct bat_report rep;
+    struct stop_count sc = {0, 40, 0, 0};
+    gmove m;
+    uint64_t g;
+    (void)unused;
+    par_trees(t, PAR_T);
+    par_seed(r, PAR_T, 3);
+    bat_search_defaults(&p);
+    p.iterations = 0; /* until stop */
+    p.stop = stop_after;
+    p.stop_ctx = &sc;
+    p.report = count_report;
+    p.report_ctx = &sc;
+    p.report_us = 0; /* every poll */
+    for (g = 0;; g++) {
+        bat_deal(&st, 4, 78, g);
+        bat_make_view(&st, st.act, &v);
+        if (searchable(&v, &p))
+            break;
+    }
+    m = bat_search_par(t, PAR_T, &v, &p, r, &rep);
+    assert_int_equal(bat_check(&st, m, err, sizeof err), 0);
+    assert_true(sc.polls > sc.after);
+    assert_true(rep.iterations >= 16 * (uint64_t)sc.after);
+    assert_true(sc.reports > 0 && sc.reported > 0);
+    par_free(t, PAR_T);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +672,9 @@ int main(void)
         cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
+        cmocka_unit_test(test_parallel_legal),
+        cmocka_unit_test(test_parallel_deterministic),
+        cmocka_unit_test(test_parallel_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

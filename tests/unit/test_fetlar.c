@@ -624,6 +624,76 @@ static void test_perft_start(void **state)
     assert_int_equal(G->gen_moves(&s, mv, 100), -1);
 }
 
+/* The fast copies of the hot routines (POPCNT, BMI; fetlar_fast_cpu) give
+ * the same counts, two-ply counts and evaluation (every term) as the
+ * portable ones over random games, and perft 3 both ways; where the
+ * processor has the instructions the fast copy is the default (unless
+ * MEDAN_CPU=portable). */
+static void test_fast_path_same(void **state)
+{
+    const bool fast = fetlar_fast_cpu(-1);
+    bool have;
+    struct rng r;
+    long positions = 0;
+    (void)state;
+    have = fetlar_fast_cpu(1);
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2")) {
+        const char *env = getenv("MEDAN_CPU");
+        assert_true(have);
+        if (!env || strcmp(env, "portable"))
+            assert_true(fast);
+    }
+#endif
+    if (!have) {
+        printf("test_fast_path_same: this processor has no fast copy; portable only\n");
+        fetlar_fast_cpu(fast);
+        return;
+    }
+    rng_seed(&r, 2026);
+    for (int game = 0; game < 30; game++) {
+        struct fetlar_state s;
+        G->start(&s, NULL);
+        for (int ply = 0; ply < 160; ply++) {
+            gmove mv[FETLAR_MAX_MOVES];
+            struct fetlar_terms ta, tb;
+            int n, ca, cb, ea, eb;
+            uint64_t pa, pb;
+            fetlar_fast_cpu(0);
+            memset(&ta, 0, sizeof ta);
+            ca = fetlar_count(&s);
+            pa = fetlar_perft2(&s);
+            ea = fetlar_evaluate(&s, NULL, &ta);
+            fetlar_fast_cpu(1);
+            memset(&tb, 0, sizeof tb);
+            cb = fetlar_count(&s);
+            pb = fetlar_perft2(&s);
+            eb = fetlar_evaluate(&s, NULL, &tb);
+            assert_int_equal(ca, cb);
+            assert_true(pa == pb);
+            assert_int_equal(ea, eb);
+            assert_memory_equal(&ta, &tb, sizeof ta);
+            positions++;
+            n = G->gen_moves(&s, mv, FETLAR_MAX_MOVES);
+            if (n <= 0)
+                break;
+            G->play(&s, mv[rng_below(&r, (uint64_t)n)]);
+        }
+    }
+    assert_true(positions > 1000);
+    for (int f = 0; f < 2; f++) {
+        struct fetlar_state s;
+        fetlar_fast_cpu(f);
+        assert_true(fetlar_fast_cpu(-1) == (f == 1));
+        G->start(&s, NULL);
+        assert_true(perft(&s, 3) == 806344);
+        assert_true(fetlar_perft2(&s) == 6788);
+    }
+    fetlar_fast_cpu(fast);
+}
+
 /* The naive implementation: a char grid, step-by-step rays. */
 struct ref {
     char g[11][11]; /* ' ' 't' 'T' 'K' */
@@ -910,6 +980,7 @@ int main(void)
         cmocka_unit_test(test_hundred_plies),
         cmocka_unit_test(test_threefold),
         cmocka_unit_test(test_perft_start),
+        cmocka_unit_test(test_fast_path_same),
         cmocka_unit_test(test_reference_agrees),
         cmocka_unit_test(test_perft2_agrees),
     };

@@ -5,11 +5,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/game.h"
 #include "engines/loa/eval.h"
 #include "engines/loa/loa.h"
+#include "core/util.h"
 #include "search/perft.h"
 
 static const struct game *G = &loa_game;
@@ -234,6 +237,80 @@ static void test_groups_and_eval(void **st)
     assert_int_equal(loa_eval(&s, &loa_default_weights), loa_default_weights.tempo);
 }
 
+/* The fast copies of the hot routines (POPCNT, BMI; loa_fast_cpu) give the
+ * same moves in the same order, counts, mobility and evaluation as the
+ * portable ones, over random games and perft 4; where the processor has
+ * the instructions, the fast copy is the default (unless MEDAN_CPU=portable). */
+struct loa_facts {
+    int n, ncap, count;
+    gmove mv[LOA_MAX_MOVES], cap[LOA_MAX_MOVES];
+    struct loa_mob mob[2];
+    int eval;
+};
+
+static void facts(const struct loa_state *s, struct loa_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->n = loa_gen(s, f->mv);
+    f->ncap = loa_gen_captures(s, f->cap);
+    f->count = loa_count(s, s->side);
+    loa_mobility(s, 0, &f->mob[0]);
+    loa_mobility(s, 1, &f->mob[1]);
+    f->eval = loa_eval(s, &loa_default_weights);
+}
+
+static void test_fast_path_same(void **st)
+{
+    const bool fast = loa_fast_cpu(-1);
+    bool have;
+    struct rng r;
+    long positions = 0;
+    (void)st;
+    have = loa_fast_cpu(1);
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2")) {
+        const char *env = getenv("MEDAN_CPU");
+        assert_true(have);
+        if (!env || strcmp(env, "portable"))
+            assert_true(fast); /* the default where the processor has it */
+    }
+#endif
+    if (!have) {
+        printf("test_fast_path_same: this processor has no fast copy; portable only\n");
+        loa_fast_cpu(fast);
+        return;
+    }
+    rng_seed(&r, 2026);
+    for (int game = 0; game < 60; game++) {
+        struct loa_state s;
+        G->start(&s, NULL);
+        for (int ply = 0; ply < 120 && !loa_decided(&s); ply++) {
+            struct loa_facts a, b;
+            loa_fast_cpu(0);
+            facts(&s, &a);
+            assert_false(loa_fast_cpu(-1));
+            loa_fast_cpu(1);
+            facts(&s, &b);
+            assert_true(loa_fast_cpu(-1));
+            assert_memory_equal(&a, &b, sizeof a);
+            positions++;
+            if (a.n == 0)
+                break;
+            loa_play(&s, a.mv[rng_below(&r, (uint64_t)a.n)]);
+        }
+    }
+    assert_true(positions > 1000);
+    for (int f = 0; f < 2; f++) {
+        struct loa_state s;
+        loa_fast_cpu(f);
+        G->start(&s, NULL);
+        assert_true(perft(G, &s, 4) == 1563208);
+    }
+    loa_fast_cpu(fast);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_threefold_repetition),
         cmocka_unit_test(test_hash_incremental),
         cmocka_unit_test(test_groups_and_eval),
+        cmocka_unit_test(test_fast_path_same),
     };
     return cmocka_run_group_tests_name("loa", tests, NULL, NULL);
 }

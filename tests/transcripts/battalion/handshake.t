@@ -10,6 +10,7 @@ option name Strategy type combo default search var search var heuristic var rand
 option name Iterations type spin default 0 min 0 max 100000000
 option name PlayoutAttacks type spin default 4 min 1 max 200
 option name Inference type spin default 100 min 0 max 100
+option name Threads type spin default 1 min 1 max 256
 option name MoveOverhead type spin default 10 min 0 max 10000
 mepok
 > isready
