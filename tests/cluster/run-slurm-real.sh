@@ -1,0 +1,98 @@
+#!/bin/sh
+# run-slurm-real.sh BUILD BIN - the slurm-real stage: medan-slurm-match on a
+# real one-node Slurm cluster (tests/cluster/slurm-up.sh: munged, slurmctld,
+# slurmd started here, as root), waits for the array and the merge job,
+# and checks the merged results equal a single run of the same match move
+# for move, game by game.  Stops the daemons it started.  Where it cannot
+# run (not root, no Slurm/munge and no way to install them, the daemons do
+# not start) it prints `skipped: why` and exits 77.
+#   SLURM_REAL_WAIT: seconds to wait for the jobs (default 240).
+set -u
+BIN=${2:-bin}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+ABS=$(cd "$BIN" && pwd)
+REF=$ABS/medan-referee
+. "$here/common.sh"
+. "$top/tests/check-lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "not root (a test Slurm cluster's slurmd runs as root)"
+PATH=$PATH:/usr/sbin
+tools() {
+    for p in munged slurmctld slurmd sbatch squeue scontrol; do
+        command -v $p >/dev/null 2>&1 || return 1
+    done
+}
+# The build's set-up step installs slurm-wlm and munge as root; it ran
+# once per checkout, so run it again when they are still missing.
+tools || sh "$top/tests/deps.sh" >&2 || :
+tools || skip "Slurm or munge is not installed and tests/deps.sh could not install them (Debian: slurm-wlm munge)"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/slurm-real.XXXXXX")
+C=$T/cluster
+cleanup() {
+    rc=$?
+    sh "$here/slurm-down.sh" "$C" || { echo "slurm-real: the cluster did not stop cleanly" >&2; rc=1; }
+    rm -rf "$T"
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+sh "$here/slurm-up.sh" "$C" >"$T/env" 2>"$T/up.err"
+st=$?
+[ $st = 0 ] || {
+    cat "$T/up.err" >&2
+    [ $st = 77 ] && skip "$(sed -n 's/^slurm-up: cannot run here: //p' "$T/up.err" | head -1)"
+    skip "the Slurm daemons do not start here (slurm-up.sh: $(head -1 "$T/up.err"))"
+}
+. "$T/env"
+ok "a one-node Slurm cluster is up: $(sinfo -h -o '%P %D %T %c' | head -1) CPUs"
+
+# A deterministic match (fixed depth, seeded openings): 12 games, 3 shards.
+set -- --game loa --engine name=a cmd="$ABS/medan-loa" \
+    --engine name=b cmd="$ABS/medan-loa" option.Strategy=greedy \
+    --each depth=2 --games 12 --seed 7 --openings random-plies=4 --logdir none
+"$REF" "$@" --quiet --results "$T/one.jsonl" >"$T/one.out" 2>&1
+check "$?/$(wc -l <"$T/one.jsonl" | tr -d ' ')" 0/12 "single run: 12 games"
+
+cd "$T" || exit 1
+MEDAN_REFEREE=$REF sh "$ABS/medan-slurm-match" 3 --cpus-per-task=1 \
+    --output="$T/task-%A_%a.log" -- "$@" --results "$T/slurm.jsonl" >"$T/submit.out" 2>&1
+check $? 0 "medan-slurm-match 3: submitted ($(head -1 "$T/submit.out"))"
+job=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\1/p' "$T/submit.out")
+merge=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\2/p' "$T/submit.out")
+[ -n "$job" ] && [ -n "$merge" ] || { bad "no job ids in: $(cat "$T/submit.out")"; exit 1; }
+
+# Wait for the array and the merge job to leave the queue (bounded).
+wait_s=${SLURM_REAL_WAIT:-240}
+t=$((wait_s * 2))
+while [ $t -gt 0 ] && [ -n "$(squeue -h -o %i -j "$job,$merge" 2>/dev/null)" ]; do
+    sleep 0.5
+    t=$((t - 1))
+done
+if [ $t = 0 ]; then
+    bad "the jobs are still queued or running after $wait_s s (SLURM_REAL_WAIT):"
+    squeue -j "$job,$merge" >&2
+    exit 1
+fi
+ok "the array and the merge job have finished"
+states=$(scontrol -o show job "$job" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p' | sort | uniq -c | sed 's/^ *//')
+check "$states" "3 COMPLETED 0:0" "the 3 array tasks completed with exit 0"
+check "$(scontrol -o show job "$merge" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p')" \
+    "COMPLETED 0:0" "the merge job completed with exit 0"
+for i in 1 2 3; do
+    [ -s "$T/slurm.jsonl.shard-$i-of-3" ] || bad "shard $i/3 wrote no results: $(cat "$T/slurm.jsonl.shard-$i-of-3.out" "$T"/task-*_$i.log 2>/dev/null)"
+done
+python3 "$here/same-games.py" "$T/one.jsonl" "$T/slurm.jsonl" 12 >"$T/cmp.out" 2>&1 &&
+    ok "merged Slurm results = the single run, move for move ($(cat "$T/cmp.out"))" ||
+    bad "merged Slurm results differ from the single run: $(cat "$T/cmp.out")"
+grep -q '^a vs b: ' "$T/slurm.jsonl.table" 2>/dev/null && ok "the merge job wrote the table" ||
+    bad "no table from the merge job: $(cat "$T/slurm.jsonl.table" 2>/dev/null)"
+grep -q '^a vs b: ' "$T/one.out" &&
+    [ "$(grep '^a vs b: ' "$T/one.out")" = "$(grep '^a vs b: ' "$T/slurm.jsonl.table")" ] &&
+    ok "the same score line as the single run" || bad "score lines differ"
+
+cd / || exit 1
+[ $fail = 0 ] && echo "slurm-real tests: all $n passed" || echo "slurm-real tests: FAILED" >&2
+exit $fail
