@@ -57,7 +57,8 @@ set -- --game loa --engine name=a cmd="$ABS/medan-loa" \
 check "$?/$(wc -l <"$T/one.jsonl" | tr -d ' ')" 0/12 "single run: 12 games"
 
 cd "$T" || exit 1
-MEDAN_REFEREE=$REF sh "$ABS/medan-slurm-match" 3 --cpus-per-task=1 \
+# As a user runs it: the referee is the one beside the script.
+env -u MEDAN_REFEREE sh "$ABS/medan-slurm-match" 3 --cpus-per-task=1 \
     --output="$T/task-%A_%a.log" -- "$@" --results "$T/slurm.jsonl" >"$T/submit.out" 2>&1
 check $? 0 "medan-slurm-match 3: submitted ($(head -1 "$T/submit.out"))"
 job=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\1/p' "$T/submit.out")
@@ -94,5 +95,11 @@ grep -q '^a vs b: ' "$T/one.out" &&
     ok "the same score line as the single run" || bad "score lines differ"
 
 cd / || exit 1
+pids=$(cat "$C/munged.pid" "$C/slurmctld.pid" "$C/slurmd.pid" 2>/dev/null)
+sh "$here/slurm-down.sh" "$C"
+check "$?" 0 "slurm-down.sh: exit 0"
+left=""
+for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+check "$(echo $pids | wc -w | tr -d ' ')/${left:-none}" "3/none" "the 3 daemons started here have exited"
 [ $fail = 0 ] && echo "slurm-real tests: all $n passed" || echo "slurm-real tests: FAILED" >&2
 exit $fail

@@ -94,6 +94,40 @@ esac
 [ -e "$S/hosts/node1/match/r.jsonl" ] || [ -e "$S/hosts/node2/match/r.jsonl" ] &&
     bad "a host wrote the merged file" || ok "only the controller merged"
 
+# A hidden-information game over hosts that share no files: the shards
+# must deal with one secret key, and the controller must keep it (F.key)
+# to replay or resume the match.  KNOWN BUG (issue 28; referee/parallel.c,
+# another lane): each host makes a key of its own in its own F.key, the
+# merged file holds two matches' games and the controller has no key.
+# Counted as a failure only with MEDAN_KNOWN_BUGS=fail; it says so when
+# it passes, so the mark can go.
+kfail=0
+kbad() { if [ "${MEDAN_KNOWN_BUGS:-}" = fail ]; then bad "$1"; else
+    echo "known bug (not counted; MEDAN_KNOWN_BUGS=fail counts it): $1"; fi; kfail=1; }
+bat="--game battalion players=3 --engine name=r1 cmd=$ABS/medan-battalion option.Strategy=random
+    --engine name=r2 cmd=$ABS/medan-battalion option.Strategy=random --each st=2
+    --games 6 --seed 3 --logdir none"
+# shellcheck disable=SC2086
+HOME=$T/ctl "$REF" parallel --shards 2 --sshlogin 1/node1 --sshlogin 1/node2 $bat \
+    --results b.jsonl >"$T/bat.out" 2>&1
+check $? 0 "parallel over ssh, hidden information: exit 0"
+nkeys=$(grep -o '"key":"[0-9a-f]*"' b.jsonl | sort -u | wc -l | tr -d ' ')
+[ "$nkeys" = 1 ] || kbad "the shards on two hosts dealt with $nkeys different keys"
+if [ -s b.jsonl.key ]; then
+    # shellcheck disable=SC2086
+    "$REF" $bat --key-file b.jsonl.key --quiet --results "$T/bat1.jsonl" >/dev/null 2>&1
+    python3 "$here/same-games.py" "$T/bat1.jsonl" b.jsonl 6 >"$T/bcmp.out" 2>&1 ||
+        kbad "hidden information over ssh differs from one run with F.key: $(head -2 "$T/bcmp.out")"
+else
+    kbad "the controller has no b.jsonl.key (the key stayed on the hosts)"
+fi
+[ $kfail = 0 ] && ok "hidden information over ssh: one key, kept by the controller, the same deals as one run (the known-bug mark in this script can go)"
+
 cd / || exit 1
+pid=$(cat "$S/sshd.pid" 2>/dev/null)
+sh "$here/sshd-down.sh" "$S"
+check "$?" 0 "sshd-down.sh: exit 0"
+[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "the sshd started here has exited" ||
+    bad "sshd (pid '$pid') still runs"
 [ $fail = 0 ] && echo "ssh-real tests: all $n passed" || echo "ssh-real tests: FAILED" >&2
 exit $fail
