@@ -34,7 +34,7 @@ stage() {
     esac
     t=$(($(now) - t0))
     echo "=== stage $name: $r (${t} s)"
-    summary="$summary$(printf '%-24s %-6s %4d s' "$name" "$r" "$t")
+    summary="$summary$(printf '%-24s %-7s %4d s' "$name" "$r" "$t")
 "
 }
 
