@@ -32,6 +32,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/slurm-real.XXXXXX")
 C=$T/cluster
 cleanup() {
     rc=$?
+    sh "$here/slurm-down.sh" "$T/cluster"   # a first try, when there was a second
     sh "$here/slurm-down.sh" "$C" || { echo "slurm-real: the cluster did not stop cleanly" >&2; rc=1; }
     rm -rf "$T"
     exit $rc
@@ -41,6 +42,13 @@ trap 'exit 1' INT TERM HUP
 
 sh "$here/slurm-up.sh" "$C" >"$T/env" 2>"$T/up.err"
 st=$?
+if [ $st = 1 ]; then
+    # Once more in a new directory (a free port may be taken meanwhile).
+    echo "slurm-up.sh: $(head -1 "$T/up.err"); trying once more" >&2
+    C=$T/cluster2
+    sh "$here/slurm-up.sh" "$C" >"$T/env" 2>"$T/up.err"
+    st=$?
+fi
 [ $st = 0 ] || {
     cat "$T/up.err" >&2
     [ $st = 77 ] && skip "$(sed -n 's/^slurm-up: cannot run here: //p' "$T/up.err" | head -1)"

@@ -31,6 +31,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/ssh-real.XXXXXX")
 S=$T/sshd
 cleanup() {
     rc=$?
+    sh "$here/sshd-down.sh" "$T/sshd"   # a first try, when there was a second
     sh "$here/sshd-down.sh" "$S" || { echo "ssh-real: sshd did not stop cleanly" >&2; rc=1; }
     rm -rf "$T"
     exit $rc
@@ -40,6 +41,13 @@ trap 'exit 1' INT TERM HUP
 
 sh "$here/sshd-up.sh" "$S" node1 node2 >"$T/env" 2>"$T/up.err"
 st=$?
+if [ $st = 1 ]; then
+    # Once more in a new directory (a free port may be taken meanwhile).
+    echo "sshd-up.sh: $(head -1 "$T/up.err"); trying once more" >&2
+    S=$T/sshd2
+    sh "$here/sshd-up.sh" "$S" node1 node2 >"$T/env" 2>"$T/up.err"
+    st=$?
+fi
 [ $st = 0 ] || {
     cat "$T/up.err" >&2
     [ $st = 77 ] && skip "$(sed -n 's/^sshd-up: cannot run here: //p' "$T/up.err" | head -1)"
