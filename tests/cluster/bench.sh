@@ -17,12 +17,14 @@ REF=$ABS/medan-referee
 PATH=$PATH:/usr/sbin
 T=$(mktemp -d "${TMPDIR:-/tmp}/cluster-bench.XXXXXX")
 cleanup() {
+    trap '' PIPE
+    exec >&2
     sh "$here/slurm-down.sh" "$T/slurm" 2>/dev/null
     sh "$here/sshd-down.sh" "$T/sshd" 2>/dev/null
     rm -rf "$T"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 set -- --game loa --engine name=a cmd="$ABS/medan-loa" \
     --engine name=b cmd="$ABS/medan-loa" option.Strategy=greedy \
     --each depth=4 --games "$G" --seed 11 --openings random-plies=4 --logdir none

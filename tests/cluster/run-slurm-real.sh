@@ -32,13 +32,15 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/slurm-real.XXXXXX")
 C=$T/cluster
 cleanup() {
     rc=$?
+    trap '' PIPE
+    exec >&2
     sh "$here/slurm-down.sh" "$T/cluster"   # a first try, when there was a second
     sh "$here/slurm-down.sh" "$C" || { echo "slurm-real: the cluster did not stop cleanly" >&2; rc=1; }
     rm -rf "$T"
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 sh "$here/slurm-up.sh" "$C" >"$T/env" 2>"$T/up.err"
 st=$?

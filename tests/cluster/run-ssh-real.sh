@@ -31,13 +31,15 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/ssh-real.XXXXXX")
 S=$T/sshd
 cleanup() {
     rc=$?
+    trap '' PIPE
+    exec >&2
     sh "$here/sshd-down.sh" "$T/sshd"   # a first try, when there was a second
     sh "$here/sshd-down.sh" "$S" || { echo "ssh-real: sshd did not stop cleanly" >&2; rc=1; }
     rm -rf "$T"
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 sh "$here/sshd-up.sh" "$S" node1 node2 >"$T/env" 2>"$T/up.err"
 st=$?

@@ -56,6 +56,8 @@ done
 up=0
 cleanup() {
     rc=$?
+    trap '' PIPE
+    exec >&2
     if [ $up = 0 ]; then
         sh "$here/sshd-down.sh" "$D" >&2 || :
         [ $rc = 0 ] && rc=1
@@ -63,7 +65,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 [ ! -e "$D/sshd.pid" ] ||
     { echo "sshd-up: $D already holds an sshd (sshd-down.sh $D first)" >&2; exit 1; }
