@@ -66,32 +66,38 @@ set -- --game loa --engine name=a cmd="$ABS/medan-loa" \
 "$REF" "$@" --quiet --results "$T/one.jsonl" >"$T/one.out" 2>&1
 check "$?/$(wc -l <"$T/one.jsonl" | tr -d ' ')" 0/12 "single run: 12 games"
 
-cd "$T" || exit 1
-# As a user runs it: the referee is the one beside the script.
-env -u MEDAN_REFEREE sh "$ABS/medan-slurm-match" 3 --cpus-per-task=1 \
-    --output="$T/task-%A_%a.log" -- "$@" --results "$T/slurm.jsonl" >"$T/submit.out" 2>&1
-check $? 0 "medan-slurm-match 3: submitted ($(head -1 "$T/submit.out"))"
-job=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\1/p' "$T/submit.out")
-merge=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\2/p' "$T/submit.out")
-[ -n "$job" ] && [ -n "$merge" ] || { bad "no job ids in: $(cat "$T/submit.out")"; exit 1; }
-
-# Wait for the array and the merge job to leave the queue (bounded).
+# run_array N RESULTS MATCH...: medan-slurm-match N as a user runs it (the
+# referee beside the script), wait (bounded) for the array and the merge
+# job to leave the queue, check that every task and the merge completed.
 wait_s=${SLURM_REAL_WAIT:-240}
-t=$((wait_s * 2))
-while [ $t -gt 0 ] && [ -n "$(squeue -h -o %i -j "$job,$merge" 2>/dev/null)" ]; do
-    sleep 0.5
-    t=$((t - 1))
-done
-if [ $t = 0 ]; then
-    bad "the jobs are still queued or running after $wait_s s (SLURM_REAL_WAIT):"
-    squeue -j "$job,$merge" >&2
-    exit 1
-fi
-ok "the array and the merge job have finished"
-states=$(scontrol -o show job "$job" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p' | sort | uniq -c | sed 's/^ *//')
-check "$states" "3 COMPLETED 0:0" "the 3 array tasks completed with exit 0"
-check "$(scontrol -o show job "$merge" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p')" \
-    "COMPLETED 0:0" "the merge job completed with exit 0"
+run_array() {
+    k=$1 res=$2
+    shift 2
+    env -u MEDAN_REFEREE sh "$ABS/medan-slurm-match" "$k" --cpus-per-task=1 \
+        --output="$T/task-%A_%a.log" -- "$@" --results "$res" >"$T/submit.out" 2>&1
+    check $? 0 "medan-slurm-match $k: submitted ($(head -1 "$T/submit.out"))"
+    job=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\1/p' "$T/submit.out")
+    merge=$(sed -n 's/^submitted: shards job \([0-9]*\) .* merge job \([0-9]*\)$/\2/p' "$T/submit.out")
+    [ -n "$job" ] && [ -n "$merge" ] || { bad "no job ids in: $(cat "$T/submit.out")"; return 1; }
+    t=$((wait_s * 2))
+    while [ $t -gt 0 ] && [ -n "$(squeue -h -o %i -j "$job,$merge" 2>/dev/null)" ]; do
+        sleep 0.5
+        t=$((t - 1))
+    done
+    if [ $t = 0 ]; then
+        bad "jobs $job and $merge are still queued or running after $wait_s s (SLURM_REAL_WAIT):"
+        squeue -j "$job,$merge" >&2
+        return 1
+    fi
+    ok "the array and the merge job have finished"
+    states=$(scontrol -o show job "$job" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p' | sort | uniq -c | sed 's/^ *//')
+    check "$states" "$k COMPLETED 0:0" "the $k array tasks completed with exit 0"
+    check "$(scontrol -o show job "$merge" | sed -n 's/.*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\) .*/\1 \2/p')" \
+        "COMPLETED 0:0" "the merge job completed with exit 0"
+}
+
+cd "$T" || exit 1
+run_array 3 "$T/slurm.jsonl" "$@" || exit 1
 for i in 1 2 3; do
     [ -s "$T/slurm.jsonl.shard-$i-of-3" ] || bad "shard $i/3 wrote no results: $(cat "$T/slurm.jsonl.shard-$i-of-3.out" "$T"/task-*_$i.log 2>/dev/null)"
 done
@@ -103,6 +109,22 @@ grep -q '^a vs b: ' "$T/slurm.jsonl.table" 2>/dev/null && ok "the merge job wrot
 grep -q '^a vs b: ' "$T/one.out" &&
     [ "$(grep '^a vs b: ' "$T/one.out")" = "$(grep '^a vs b: ' "$T/slurm.jsonl.table")" ] &&
     ok "the same score line as the single run" || bad "score lines differ"
+
+# A hidden-information game: the array's tasks share the key file F.key
+# (made atomically by the first task on the shared file system); one run
+# with that key deals the same cards and plays the same games.
+bat="--game battalion players=3 --engine name=r1 cmd=$ABS/medan-battalion option.Strategy=random
+    --engine name=r2 cmd=$ABS/medan-battalion option.Strategy=random --each st=2
+    --games 6 --seed 3 --logdir none"
+# shellcheck disable=SC2086
+run_array 2 "$T/bat.jsonl" $bat || exit 1
+check "$(grep -o '"key":"[0-9a-f]*"' "$T/bat.jsonl" | sort -u | wc -l | tr -d ' ')" 1 \
+    "hidden information on Slurm: every game dealt with one key"
+# shellcheck disable=SC2086
+"$REF" $bat --key-file "$T/bat.jsonl.key" --quiet --results "$T/bat1.jsonl" >/dev/null 2>&1
+python3 "$here/same-games.py" "$T/bat1.jsonl" "$T/bat.jsonl" 6 >"$T/bcmp.out" 2>&1 &&
+    ok "hidden information on Slurm = one run with F.key, move for move ($(cat "$T/bcmp.out"))" ||
+    bad "hidden information on Slurm differs from one run with F.key: $(cat "$T/bcmp.out")"
 
 cd / || exit 1
 pids=$(cat "$C/munged.pid" "$C/slurmctld.pid" "$C/slurmd.pid" 2>/dev/null)
