@@ -160,14 +160,16 @@ void mc_free(struct mcts *t)
 }
 
 /* A node from the pool (its memory is this thread's until it is
- * published through an edge's child), 0 when the pool is full. */
+ * published through an edge's child, with release), 0 when the pool is
+ * full.  Acquire: a node given back by another thread (simulate) was
+ * written by it first. */
 static uint32_t new_node(struct mcts *t, int side)
 {
     uint32_t i = LD(t->nnodes);
     do {
         if (i >= t->nodes_cap)
             return 0;
-    } while (!atomic_compare_exchange_weak_explicit(&t->nnodes, &i, i + 1, memory_order_relaxed,
+    } while (!atomic_compare_exchange_weak_explicit(&t->nnodes, &i, i + 1, memory_order_acquire,
                                                     memory_order_relaxed));
     memset(&t->nodes[i], 0, sizeof t->nodes[i]);
     t->nodes[i].side = (uint8_t)side;
@@ -267,7 +269,7 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
             return false;
         }
     } while (!atomic_compare_exchange_weak_explicit(&t->nedges, &base, base + (uint32_t)n + 1,
-                                                    memory_order_relaxed, memory_order_relaxed));
+                                                    memory_order_acquire, memory_order_relaxed));
     const float pn = (float)t->par.prior_n;
     uint32_t k = 0;
     if (s->nman == 0 || pal_can_end(g, s)) /* pass, or end after one */
@@ -287,7 +289,7 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     node->nedges = (uint16_t)k;
     /* give back the reserved edges not used, unless the pool moved on */
     uint32_t end = base + (uint32_t)n + 1;
-    atomic_compare_exchange_strong_explicit(&t->nedges, &end, base + k, memory_order_relaxed,
+    atomic_compare_exchange_strong_explicit(&t->nedges, &end, base + k, memory_order_release,
                                             memory_order_relaxed);
     atomic_store_explicit(&node->expanded, 1, memory_order_release);
     return true;
@@ -336,7 +338,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
     double bestv = -1e9;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
         struct mc_edge *e = &t->edges[i];
-        const uint32_t ch = LD(e->child);
+        const uint32_t ch = LDA(e->child);
         const int8_t pr = ch ? proven_of(t, ch) : 0;
         double v;
         if (pr) {
@@ -378,7 +380,7 @@ static bool try_prove(struct mcts *t, uint32_t ni)
     float best = -1;
     int8_t bp = 0;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        const uint32_t ch = LD(t->edges[i].child);
+        const uint32_t ch = LDA(t->edges[i].child);
         const int8_t pr = ch ? proven_of(t, ch) : 0;
         if (!pr)
             return false; /* (a win would have been found first below) */
@@ -396,7 +398,7 @@ static bool try_prove(struct mcts *t, uint32_t ni)
  * else 0. */
 static int8_t win_child(struct mcts *t, uint32_t ni, uint32_t ei)
 {
-    const uint32_t ch = LD(t->edges[ei].child);
+    const uint32_t ch = LDA(t->edges[ei].child);
     const int8_t pr = ch ? proven_of(t, ch) : 0;
     return pr && proven_sign(pr, t->nodes[ni].side) > 0 ? pr : 0;
 }
@@ -476,7 +478,7 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
                 ch = c;
             } else { /* another thread's node is there: give ours back if we can */
                 uint32_t top = c + 1;
-                atomic_compare_exchange_strong_explicit(&t->nnodes, &top, c, memory_order_relaxed,
+                atomic_compare_exchange_strong_explicit(&t->nnodes, &top, c, memory_order_release,
                                                         memory_order_relaxed);
             }
         }
@@ -536,7 +538,7 @@ static int best_edge(struct mcts *t, uint32_t ni)
     double bv = -1;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
         struct mc_edge *e = &t->edges[i];
-        const uint32_t en = LD(e->n), ch = LD(e->child);
+        const uint32_t en = LD(e->n), ch = LDA(e->child);
         const int8_t pr = ch ? proven_of(t, ch) : 0;
         double v = (double)(en - e->pn) + (en ? LD(e->w) / en : 0) * 1e-3;
         if (pr) {
