@@ -90,6 +90,15 @@ playout_bench() {
     echo "medan-palagan playouts (N = 5 start): median $rate per CPU-second, fingerprint $fp"
 }
 playout_bench
+# Palagan's Threads: MCTS simulations per wall-clock second with Threads 1
+# and 2 on the shared tree, from the bench positions, and their ratio (at
+# most the free cores); the per-CPU-second ratio is the threads' efficiency.
+palagan_threads_bench() {
+    tool=build/tools/palagan_threads
+    make -s "$tool" >/dev/null 2>&1 || return 0
+    if [ $mode = quick ]; then "$tool" 1000 2 1; else "$tool" 20000 2 3; fi | tail -1
+}
+palagan_threads_bench
 search_bench medan-loa
 search_bench medan-fetlar
 search_bench medan-palagan

@@ -19,6 +19,7 @@ struct pal_engine {
     char rave[OPT_STR_LEN];
     int64_t grave_ref;
     int64_t tree_reuse;
+    int64_t threads;
     struct rng rng;
     struct mcts mc;
 };
@@ -35,6 +36,8 @@ static void init(void *eng)
 {
     struct pal_engine *e = eng;
     mc_init(&e->mc, (size_t)e->hash_mb, (uint64_t)e->seed);
+    if (mc_set_threads(&e->mc, (int)e->threads) != 0)
+        die("out of memory for %lld search threads", (long long)e->threads);
     rng_seed(&e->rng, (uint64_t)e->seed);
     set_params(e);
 }
@@ -61,6 +64,12 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
             return set_err(err, n, -1, "cannot allocate %lld MiB", (long long)e->hash_mb);
     } else if (strcmp(o->name, "Seed") == 0) {
         newgame(e);
+    } else if (strcmp(o->name, "Threads") == 0) {
+        /* (the tree is kept: the next search may reuse it) */
+        if (mc_set_threads(&e->mc, (int)e->threads) != 0) {
+            return set_err(err, n, -1, "cannot allocate %lld search threads",
+                           (long long)e->threads);
+        }
     } else {
         set_params(e);
     }
@@ -146,6 +155,8 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn infofn, void *c
 static const struct opt_spec options[] = {
     {"Hash", OPT_SPIN, "64", 1, 16384, NULL, offsetof(struct pal_engine, hash_mb),
      "search tree size limit in MiB"},
+    {"Threads", OPT_SPIN, "1", 1, MC_MAX_THREADS, NULL, offsetof(struct pal_engine, threads),
+     "search threads on one shared tree (tree parallelism with virtual loss)"},
     {"Seed", OPT_SPIN, "0", 0, INT64_MAX, NULL, offsetof(struct pal_engine, seed),
      "seed of the engine's random choices"},
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random",

@@ -1,6 +1,7 @@
 /* mcts.c - Monte Carlo tree search for Palagan (see mcts.h). */
 #include "mcts.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,6 +13,44 @@
 
 #define MC_MAXPATH 512
 #define MC_INFO_US 1000000 /* an info line every second */
+
+/* Relaxed atomics for the statistics; acquire/release where a field
+ * publishes others (node->expanded: the edges; edge->child: the node). */
+#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+#define LDA(x) atomic_load_explicit(&(x), memory_order_acquire)
+
+/* Add to a shared counter: a read-modify-write with several threads, a
+ * plain load and store (the single-threaded search's instructions) with
+ * one. */
+static inline void add_u32(_Atomic uint32_t *p, uint32_t v, bool mt)
+{
+    if (mt)
+        atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+    else
+        atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v,
+                              memory_order_relaxed);
+}
+
+static inline void add_u64_sims(struct mcts *t, bool mt)
+{
+    if (mt)
+        atomic_fetch_add_explicit(&t->sims, 1, memory_order_relaxed);
+    else
+        ST(t->sims, LD(t->sims) + 1);
+}
+
+static inline void add_f(_Atomic float *p, float v, bool mt)
+{
+    float old = atomic_load_explicit(p, memory_order_relaxed);
+    if (!mt) {
+        atomic_store_explicit(p, old + v, memory_order_relaxed);
+        return;
+    }
+    while (!atomic_compare_exchange_weak_explicit(p, &old, old + v, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
 
 static const struct mc_params default_params = {
     .uct_c = MC_UCT_C,
@@ -39,7 +78,35 @@ static inline double inv_sqrt_visits(uint32_t k)
     return k < MC_ISQ ? isq_tab[k] : 1.0 / sqrt((double)k);
 }
 
-void mc_seed(struct mcts *t, uint64_t seed) { rng_seed(&t->rng, seed ^ 0x9a1a9a40ULL); }
+/* Worker i's stream: worker 0's is the single-threaded search's. */
+static void seed_worker(struct mc_worker *w, uint64_t seed, int i)
+{
+    rng_seed(&w->rng, (seed ^ 0x9a1a9a40ULL) + (uint64_t)i * 0x9e3779b97f4a7c15ULL);
+}
+
+void mc_seed(struct mcts *t, uint64_t seed)
+{
+    t->seed = seed;
+    for (int i = 0; i < t->nthreads; i++)
+        seed_worker(&t->w[i], seed, i);
+}
+
+int mc_set_threads(struct mcts *t, int n)
+{
+    assert(n >= 1 && n <= MC_MAX_THREADS);
+    if (n == t->nthreads)
+        return 0;
+    struct mc_worker *w = realloc(t->w, (size_t)n * sizeof *w);
+    if (!w)
+        return -1;
+    for (int i = t->nthreads; i < n; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        seed_worker(&w[i], t->seed, i);
+    }
+    t->w = w;
+    t->nthreads = n;
+    return 0;
+}
 
 int mc_resize(struct mcts *t, size_t mb)
 {
@@ -59,8 +126,8 @@ int mc_resize(struct mcts *t, size_t mb)
     t->edges = edges;
     t->nodes_cap = ncap;
     t->edges_cap = ecap;
-    t->nnodes = 1;
-    t->nedges = 0;
+    ST(t->nnodes, 1);
+    ST(t->nedges, 0);
     t->root = 1;
     t->have_tree = false;
     return 0;
@@ -74,7 +141,9 @@ void mc_init(struct mcts *t, size_t mb, uint64_t seed)
     memset(t, 0, sizeof *t);
     t->par = default_params;
     t->pol = pal_default_policy;
-    mc_seed(t, seed);
+    t->seed = seed;
+    if (mc_set_threads(t, 1) != 0)
+        die("out of memory for the search");
     if (mc_resize(t, mb) != 0 && mc_resize(t, 1) != 0)
         die("out of memory for the search tree");
 }
@@ -83,15 +152,25 @@ void mc_free(struct mcts *t)
 {
     free(t->nodes);
     free(t->edges);
+    free(t->w);
     t->nodes = NULL;
     t->edges = NULL;
+    t->w = NULL;
+    t->nthreads = 0;
 }
 
+/* A node from the pool (its memory is this thread's until it is
+ * published through an edge's child, with release), 0 when the pool is
+ * full.  Acquire: a node given back by another thread (simulate) was
+ * written by it first. */
 static uint32_t new_node(struct mcts *t, int side)
 {
-    if (t->nnodes >= t->nodes_cap)
-        return 0;
-    uint32_t i = t->nnodes++;
+    uint32_t i = LD(t->nnodes);
+    do {
+        if (i >= t->nodes_cap)
+            return 0;
+    } while (!atomic_compare_exchange_weak_explicit(&t->nnodes, &i, i + 1, memory_order_acquire,
+                                                    memory_order_relaxed));
     memset(&t->nodes[i], 0, sizeof t->nodes[i]);
     t->nodes[i].side = (uint8_t)side;
     return i;
@@ -143,9 +222,9 @@ static void set_edge(struct mc_edge *e, pal_man m, unsigned key, float prior_n,
     memset(e, 0, sizeof *e);
     e->man = m;
     e->key = (uint16_t)key;
-    e->n = (uint32_t)prior_n;
+    ST(e->n, (uint32_t)prior_n);
     e->pn = (uint16_t)prior_n;
-    e->w = prior_w;
+    ST(e->w, prior_w);
 }
 
 /* Heuristic value in [0,1] for the mover of a position reached by a
@@ -170,17 +249,29 @@ static float prior_value(const struct pal_geom *g, const struct pal_state *befor
     return (float)(v < MC_PRIOR_MIN ? MC_PRIOR_MIN : v > MC_PRIOR_MAX ? MC_PRIOR_MAX : v);
 }
 
-/* Generate the edges of a node.  false when the edge pool is full. */
+/* Generate the edges of a node: true when it has them (from this thread
+ * or another); false when the edge pool is full or another thread is
+ * generating them now. */
 static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
 {
+    struct mc_node *node = &t->nodes[ni];
+    uint8_t ex = 0;
+    if (!atomic_compare_exchange_strong_explicit(&node->expanded, &ex, 2, memory_order_acquire,
+                                                 memory_order_acquire))
+        return ex == 1;
     const struct pal_geom *g = pal_geom(s->n);
     pal_man list[PAL_MAX_MAN];
     int n = pal_gen_man(g, s, list);
-    if (t->nedges + (uint32_t)n + 1 > t->edges_cap)
-        return false;
+    uint32_t base = LD(t->nedges);
+    do {
+        if (base + (uint32_t)n + 1 > t->edges_cap) {
+            atomic_store_explicit(&node->expanded, 0, memory_order_release);
+            return false;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&t->nedges, &base, base + (uint32_t)n + 1,
+                                                    memory_order_acquire, memory_order_relaxed));
     const float pn = (float)t->par.prior_n;
-    struct mc_node *node = &t->nodes[ni];
-    uint32_t base = t->nedges, k = 0;
+    uint32_t k = 0;
     if (s->nman == 0 || pal_can_end(g, s)) /* pass, or end after one */
         set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn,
                  pn * prior_value(g, s, s, true));
@@ -196,8 +287,11 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     }
     node->edges = base;
     node->nedges = (uint16_t)k;
-    node->expanded = 1;
-    t->nedges += k;
+    /* give back the reserved edges not used, unless the pool moved on */
+    uint32_t end = base + (uint32_t)n + 1;
+    atomic_compare_exchange_strong_explicit(&t->nedges, &end, base + k, memory_order_release,
+                                            memory_order_relaxed);
+    atomic_store_explicit(&node->expanded, 1, memory_order_release);
     return true;
 }
 
@@ -206,58 +300,65 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
  * by key.  The table is filled when the reference changes and at most once
  * a simulation (simulate clears t->gref first), so it follows the
  * reference's statistics as they grow. */
-static void grave_table(struct mcts *t, int side, uint32_t ref)
+static void grave_table(struct mcts *t, struct mc_worker *w, int side, uint32_t ref)
 {
-    if (t->gref[side] == ref)
+    if (w->gref[side] == ref)
         return;
-    uint32_t stamp = ++t->gstamp[side];
+    uint32_t stamp = ++w->gstamp[side];
     if (stamp == 0) {
-        memset(t->gseen[side], 0, sizeof t->gseen[side]);
-        stamp = t->gstamp[side] = 1;
+        memset(w->gseen[side], 0, sizeof w->gseen[side]);
+        stamp = w->gstamp[side] = 1;
     }
-    t->gref[side] = ref;
+    w->gref[side] = ref;
     const struct mc_node *r = &t->nodes[ref];
     for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
-        const struct mc_edge *e = &t->edges[i];
+        struct mc_edge *e = &t->edges[i];
         if (!e->man)
             continue;
-        t->gseen[side][e->key] = stamp;
-        t->gn[side][e->key] = e->an;
-        t->gw[side][e->key] = e->aw;
+        w->gseen[side][e->key] = stamp;
+        w->gn[side][e->key] = LD(e->an);
+        w->gw[side][e->key] = LD(e->aw);
     }
 }
 
 /* `grave`: take the AMAF of edges from the GRAVE table of the node's side
  * (when it has the key), else from the edge itself. */
-static uint32_t select_edge(struct mcts *t, const struct mc_node *node, bool grave)
+/* The proven value of node ni (0: unknown). */
+static inline int8_t proven_of(struct mcts *t, uint32_t ni) { return LD(t->nodes[ni].proven); }
+
+static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc_node *node,
+                            bool grave)
 {
-    const double logn = log((double)node->n + 1.0);
+    const double logn = log((double)LD(node->n) + 1.0);
     const double b = t->par.rave_bias;
     const double c = t->par.uct_c * sqrt(logn); /* times 1 / sqrt(n + 1) an edge */
     const int gs = node->side;
-    const uint32_t gst = t->gstamp[gs];
+    const uint32_t gst = w->gstamp[gs];
     uint32_t best = node->edges;
     double bestv = -1e9;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        const struct mc_edge *e = &t->edges[i];
+        struct mc_edge *e = &t->edges[i];
+        const uint32_t ch = LDA(e->child);
+        const int8_t pr = ch ? proven_of(t, ch) : 0;
         double v;
-        if (e->child && t->nodes[e->child].proven) {
-            int sg = proven_sign(t->nodes[e->child].proven, node->side);
+        if (pr) {
+            int sg = proven_sign(pr, node->side);
             if (sg > 0)
                 return i;
             v = sg < 0 ? -1.0 : 0.5; /* proven draw: no exploration */
         } else {
-            double n = e->n, an = e->an, aw = e->aw;
-            if (grave && e->man && t->gseen[gs][e->key] == gst) {
-                an = t->gn[gs][e->key];
-                aw = t->gw[gs][e->key];
+            const uint32_t en = LD(e->n);
+            double n = en, an = LD(e->an), aw = LD(e->aw);
+            if (grave && e->man && w->gseen[gs][e->key] == gst) {
+                an = w->gn[gs][e->key];
+                aw = w->gw[gs][e->key];
             }
-            double q = n > 0 ? e->w / n : MC_FPU; /* first-play urgency */
+            double q = n > 0 ? LD(e->w) / n : MC_FPU; /* first-play urgency */
             if (an > 0) {
                 double beta = an / (an + n + b * an * n);
                 q = (1 - beta) * q + beta * (aw / an);
             }
-            v = q + c * inv_sqrt_visits(e->n + 1);
+            v = q + c * inv_sqrt_visits(en + 1);
         }
         if (v > bestv) {
             bestv = v;
@@ -268,35 +369,44 @@ static uint32_t select_edge(struct mcts *t, const struct mc_node *node, bool gra
 }
 
 /* Mark ni proven if its edges decide it; returns whether it is. */
+/* Mark ni proven if its edges decide it; returns whether it is.  Proven
+ * values are facts of the position, so threads proving the same node
+ * store the same value. */
 static bool try_prove(struct mcts *t, uint32_t ni)
 {
     struct mc_node *node = &t->nodes[ni];
-    if (!node->expanded || !node->nedges)
+    if (LDA(node->expanded) != 1 || !node->nedges)
         return false;
     float best = -1;
     int8_t bp = 0;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        const struct mc_edge *e = &t->edges[i];
-        if (!e->child || !t->nodes[e->child].proven)
+        const uint32_t ch = LDA(t->edges[i].child);
+        const int8_t pr = ch ? proven_of(t, ch) : 0;
+        if (!pr)
             return false; /* (a win would have been found first below) */
-        float v = side_val(black_val(t, t->nodes[e->child].proven - 64), node->side);
+        float v = side_val(black_val(t, pr - 64), node->side);
         if (v > best) {
             best = v;
-            bp = t->nodes[e->child].proven;
+            bp = pr;
         }
     }
-    node->proven = bp;
+    ST(node->proven, bp);
     return true;
 }
 
-static bool win_child(struct mcts *t, uint32_t ni, uint32_t ei)
+/* The proven value of edge ei's child if it is a win for the mover at ni,
+ * else 0. */
+static int8_t win_child(struct mcts *t, uint32_t ni, uint32_t ei)
 {
-    const struct mc_edge *e = &t->edges[ei];
-    return e->child && t->nodes[e->child].proven &&
-           proven_sign(t->nodes[e->child].proven, t->nodes[ni].side) > 0;
+    const uint32_t ch = LDA(t->edges[ei].child);
+    const int8_t pr = ch ? proven_of(t, ch) : 0;
+    return pr && proven_sign(pr, t->nodes[ni].side) > 0 ? pr : 0;
 }
 
-static void simulate(struct mcts *t, const struct pal_state *root)
+/* One simulation by worker w: select and expand down the shared tree,
+ * play out, back up.  mt: other threads search the tree too (atomic
+ * read-modify-writes, virtual loss). */
+static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state *root, bool mt)
 {
     const struct pal_geom *g = pal_geom(root->n);
     struct pal_state s = *root;
@@ -305,44 +415,48 @@ static void simulate(struct mcts *t, const struct pal_state *root)
     uint32_t cur = t->root;
     uint32_t ref[2] = {0, 0}; /* GRAVE: the deepest node per side with enough visits */
     const uint32_t gref = (uint32_t)t->par.grave_ref;
-    t->gref[0] = t->gref[1] = 0; /* (no node 0: the tables are refilled) */
-    t->trace.n = 0;
+    w->gref[0] = w->gref[1] = 0; /* (no node 0: the tables are refilled) */
+    w->trace.n = 0;
     for (;;) {
         struct mc_node *node = &t->nodes[cur];
-        if (node->proven) {
-            outcome = node->proven - 64;
+        int8_t pr = LD(node->proven);
+        if (pr) {
+            outcome = pr - 64;
             break;
         }
         if (s.nman == 0 && pal_over(&s)) {
             outcome = outcome_of(&s);
-            node->proven = (int8_t)(outcome + 64);
+            ST(node->proven, (int8_t)(outcome + 64));
             break;
         }
-        if (!node->expanded &&
-            ((node->n < (uint32_t)t->par.expand_at && cur != t->root) || !expand(t, cur, &s))) {
-            outcome = pal_playout(g, &s, &t->rng, &t->pol, &t->trace);
+        if (LDA(node->expanded) != 1 &&
+            ((LD(node->n) < (uint32_t)t->par.expand_at && cur != t->root) ||
+             !expand(t, cur, &s))) {
+            outcome = pal_playout(g, &s, &w->rng, &t->pol, &w->trace);
             break;
         }
         if (!node->nedges || d >= MC_MAXPATH - 1) {
-            outcome = pal_playout(g, &s, &t->rng, &t->pol, &t->trace);
+            outcome = pal_playout(g, &s, &w->rng, &t->pol, &w->trace);
             break;
         }
         bool grave = false;
         if (gref) {
-            if (node->n >= gref)
+            if (LD(node->n) >= gref)
                 ref[node->side] = cur;
             else if (ref[node->side]) {
-                grave_table(t, node->side, ref[node->side]);
+                grave_table(t, w, node->side, ref[node->side]);
                 grave = true;
             }
         }
-        uint32_t ei = select_edge(t, node, grave);
+        uint32_t ei = select_edge(t, w, node, grave);
         struct mc_edge *e = &t->edges[ei];
+        if (mt)
+            atomic_fetch_add_explicit(&e->n, MC_VLOSS, memory_order_relaxed);
         pn[d] = cur;
         pe[d] = ei;
         d++;
-        t->trace.side[t->trace.n] = s.stm;
-        t->trace.key[t->trace.n++] = e->key;
+        w->trace.side[w->trace.n] = s.stm;
+        w->trace.key[w->trace.n++] = e->key;
         if (e->man == 0) {
             pal_end_turn(&s);
         } else {
@@ -350,31 +464,42 @@ static void simulate(struct mcts *t, const struct pal_state *root)
             if (s.nman >= (s.first ? 1 : 2))
                 pal_end_turn(&s);
         }
-        if (!e->child) {
+        uint32_t ch = LDA(e->child);
+        if (!ch) {
             uint32_t c = new_node(t, s.stm);
             if (!c) {
                 outcome = s.nman == 0 && pal_over(&s) ? outcome_of(&s)
-                          : pal_playout(g, &s, &t->rng, &t->pol, &t->trace);
+                          : pal_playout(g, &s, &w->rng, &t->pol, &w->trace);
                 break;
             }
-            e = &t->edges[ei];
-            e->child = c;
+            ch = 0;
+            if (atomic_compare_exchange_strong_explicit(&e->child, &ch, c, memory_order_release,
+                                                        memory_order_acquire)) {
+                ch = c;
+            } else { /* another thread's node is there: give ours back if we can */
+                uint32_t top = c + 1;
+                atomic_compare_exchange_strong_explicit(&t->nnodes, &top, c, memory_order_release,
+                                                        memory_order_relaxed);
+            }
         }
-        cur = e->child;
+        cur = ch;
     }
-    t->nodes[cur].n++;
-    if (d > t->maxdepth)
-        t->maxdepth = d;
+    add_u32(&t->nodes[cur].n, 1, mt);
+    int md = LD(t->maxdepth);
+    while (d > md && !atomic_compare_exchange_weak_explicit(&t->maxdepth, &md, d,
+                                                            memory_order_relaxed,
+                                                            memory_order_relaxed))
+        ;
     /* AMAF: the last trace index where each side played each key */
-    uint32_t stamp = ++t->stamp;
+    uint32_t stamp = ++w->stamp;
     if (stamp == 0) {
-        memset(t->seen, 0, sizeof t->seen);
-        stamp = t->stamp = 1;
+        memset(w->seen, 0, sizeof w->seen);
+        stamp = w->stamp = 1;
     }
-    for (int i = 0; i < t->trace.n; i++) {
-        int sd = t->trace.side[i], k = t->trace.key[i];
-        t->seen[sd][k] = stamp;
-        t->last[sd][k] = i;
+    for (int i = 0; i < w->trace.n; i++) {
+        int sd = w->trace.side[i], k = w->trace.key[i];
+        w->seen[sd][k] = stamp;
+        w->last[sd][k] = i;
     }
     bool proving = true;
     const float vb = black_val(t, outcome);
@@ -383,38 +508,41 @@ static void simulate(struct mcts *t, const struct pal_state *root)
         const int side = node->side;
         const float r = side_val(vb, side);
         struct mc_edge *e = &t->edges[pe[i]];
-        e->n++;
-        e->w += r;
-        node->n++;
+        add_u32(&e->n, mt ? 1u - MC_VLOSS : 1u, mt); /* (mod 2^32: the virtual loss back) */
+        add_f(&e->w, r, mt);
+        add_u32(&node->n, 1, mt);
         for (uint32_t j = node->edges; j < node->edges + node->nedges; j++) {
             struct mc_edge *f = &t->edges[j];
-            if (f->man && t->seen[side][f->key] == stamp && t->last[side][f->key] >= i) {
-                f->an++;
-                f->aw += r;
+            if (f->man && w->seen[side][f->key] == stamp && w->last[side][f->key] >= i) {
+                add_u32(&f->an, 1, mt);
+                add_f(&f->aw, r, mt);
             }
         }
-        if (proving && !node->proven) {
-            if (win_child(t, pn[i], pe[i]))
-                node->proven = t->nodes[e->child].proven;
+        if (proving && !LD(node->proven)) {
+            int8_t pw = win_child(t, pn[i], pe[i]);
+            if (pw)
+                ST(node->proven, pw);
             else
                 proving = try_prove(t, pn[i]);
         }
     }
-    t->sims++;
+    add_u64_sims(t, mt);
 }
 
 /* The edge to play at a node: a proven win, else the most visited one
  * that is not a proven loss. */
-static int best_edge(const struct mcts *t, uint32_t ni)
+static int best_edge(struct mcts *t, uint32_t ni)
 {
     const struct mc_node *node = &t->nodes[ni];
     int best = -1;
     double bv = -1;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        const struct mc_edge *e = &t->edges[i];
-        double v = (double)(e->n - e->pn) + (e->n ? e->w / e->n : 0) * 1e-3;
-        if (e->child && t->nodes[e->child].proven) {
-            int sg = proven_sign(t->nodes[e->child].proven, node->side);
+        struct mc_edge *e = &t->edges[i];
+        const uint32_t en = LD(e->n), ch = LDA(e->child);
+        const int8_t pr = ch ? proven_of(t, ch) : 0;
+        double v = (double)(en - e->pn) + (en ? LD(e->w) / en : 0) * 1e-3;
+        if (pr) {
+            int sg = proven_sign(pr, node->side);
             if (sg > 0)
                 return (int)i;
             if (sg < 0)
@@ -430,32 +558,34 @@ static int best_edge(const struct mcts *t, uint32_t ni)
 
 static void reset(struct mcts *t)
 {
-    t->nnodes = 1;
-    t->nedges = 0;
-    t->sims = 0;
-    t->maxdepth = 0;
+    ST(t->nnodes, 1);
+    ST(t->nedges, 0);
+    ST(t->sims, 0);
+    ST(t->maxdepth, 0);
     t->root = 1;
     t->reused = 0;
     t->have_tree = false;
-    t->gref[0] = t->gref[1] = 0;
+    for (int i = 0; i < t->nthreads; i++)
+        t->w[i].gref[0] = t->w[i].gref[1] = 0;
 }
 
 /* Tree reuse: the node of the last search's tree whose position is `pos`
  * (the old root itself, or down to two turns, four maneuvers, below it
  * along edges already visited; the most visited if several); 0 if none. */
-static uint32_t find_node(const struct mcts *t, uint32_t ni, const struct pal_state *s,
+static uint32_t find_node(struct mcts *t, uint32_t ni, const struct pal_state *s,
                           const struct pal_state *pos, int depth)
 {
     const struct pal_geom *g = pal_geom(s->n);
-    const struct mc_node *node = &t->nodes[ni];
+    struct mc_node *node = &t->nodes[ni];
     if (s->nman == 0 && memcmp(s, pos, sizeof *s) == 0)
         return ni;
-    if (depth >= 4 || !node->expanded)
+    if (depth >= 4 || LDA(node->expanded) != 1)
         return 0;
     uint32_t best = 0, bn = 0;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        const struct mc_edge *e = &t->edges[i];
-        if (!e->child)
+        struct mc_edge *e = &t->edges[i];
+        const uint32_t ch = LDA(e->child);
+        if (!ch)
             continue;
         struct pal_state c = *s;
         if (e->man == 0) {
@@ -467,10 +597,10 @@ static uint32_t find_node(const struct mcts *t, uint32_t ni, const struct pal_st
         }
         if (c.captures[0] > pos->captures[0] || c.captures[1] > pos->captures[1])
             continue; /* captures never come back */
-        uint32_t f = find_node(t, e->child, &c, pos, depth + 1);
-        if (f && t->nodes[f].n >= bn) {
+        uint32_t f = find_node(t, ch, &c, pos, depth + 1);
+        if (f && LD(t->nodes[f].n) >= bn) {
             best = f;
-            bn = t->nodes[f].n;
+            bn = LD(t->nodes[f].n);
         }
     }
     return best;
@@ -482,8 +612,8 @@ static uint32_t find_node(const struct mcts *t, uint32_t ni, const struct pal_st
 static bool start(struct mcts *t, const struct pal_state *pos)
 {
     uint32_t keep = 0;
-    if (t->par.reuse && t->have_tree && t->nnodes < t->nodes_cap / 2 &&
-        t->nedges < t->edges_cap / 2 && t->root_st.n == pos->n)
+    if (t->par.reuse && t->have_tree && LD(t->nnodes) < t->nodes_cap / 2 &&
+        LD(t->nedges) < t->edges_cap / 2 && t->root_st.n == pos->n)
         keep = find_node(t, t->root, &t->root_st, pos, 0);
     if (!keep) {
         reset(t);
@@ -492,11 +622,11 @@ static bool start(struct mcts *t, const struct pal_state *pos)
     }
     t->root = keep;
     t->root_st = *pos;
-    t->sims = 0;
-    t->maxdepth = 0;
-    t->reused = t->nodes[keep].n;
+    ST(t->sims, 0);
+    ST(t->maxdepth, 0);
+    t->reused = LD(t->nodes[keep].n);
     t->have_tree = true;
-    return t->nodes[keep].expanded || expand(t, keep, pos);
+    return LD(t->nodes[keep].expanded) == 1 || expand(t, keep, pos);
 }
 
 /* Second maneuver when the tree says nothing: end if allowed, else the
@@ -516,7 +646,7 @@ static pal_man fallback_m2(const struct pal_geom *g, const struct pal_state *s1)
     return 0;
 }
 
-static gmove extract(const struct mcts *t, const struct pal_state *root)
+static gmove extract(struct mcts *t, const struct pal_state *root)
 {
     const struct pal_geom *g = pal_geom(root->n);
     int ei = best_edge(t, t->root);
@@ -527,9 +657,9 @@ static gmove extract(const struct mcts *t, const struct pal_state *root)
         return PAL_TURN(m1, 0);
     struct pal_state s1 = *root;
     pal_apply(g, &s1, m1);
-    uint32_t c = t->edges[ei].child;
-    int ej = c && t->nodes[c].expanded ? best_edge(t, c) : -1;
-    if (ej >= 0 && t->edges[ej].n > t->edges[ej].pn)
+    uint32_t c = LDA(t->edges[ei].child);
+    int ej = c && LDA(t->nodes[c].expanded) == 1 ? best_edge(t, c) : -1;
+    if (ej >= 0 && LD(t->edges[ej].n) > t->edges[ej].pn)
         m2 = t->edges[ej].man;
     else
         m2 = fallback_m2(g, &s1);
@@ -538,7 +668,7 @@ static gmove extract(const struct mcts *t, const struct pal_state *root)
 
 /* Principal variation as turn tokens; first < 0: the best root edge, else
  * that root edge and the best continuation. */
-static void format_pv(const struct mcts *t, const struct pal_state *root, int first, char *buf,
+static void format_pv(struct mcts *t, const struct pal_state *root, int first, char *buf,
                       size_t n)
 {
     const struct pal_geom *g = pal_geom(root->n);
@@ -548,11 +678,11 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, int fi
     pal_man turn[2] = {0, 0};
     int nt = 0, turns = 0;
     buf[0] = 0;
-    while (cur && t->nodes[cur].expanded && turns < 12) {
+    while (cur && LDA(t->nodes[cur].expanded) == 1 && turns < 12) {
         int ei = cur == t->root && first >= 0 ? first : best_edge(t, cur);
-        if (ei < 0 || t->edges[ei].n == t->edges[ei].pn)
+        if (ei < 0 || LD(t->edges[ei].n) == t->edges[ei].pn)
             break;
-        const struct mc_edge *e = &t->edges[ei];
+        struct mc_edge *e = &t->edges[ei];
         bool end = e->man == 0;
         if (!end) {
             turn[nt++] = e->man;
@@ -568,7 +698,7 @@ static void format_pv(const struct mcts *t, const struct pal_state *root, int fi
             nt = 0;
             turns++;
         }
-        cur = e->child;
+        cur = LDA(e->child);
     }
     if (nt) { /* the tree stops mid-turn: show the turn so far */
         char tok[32];
@@ -590,24 +720,27 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
 {
     if (!req->info)
         return;
-    const struct mc_node *r = &t->nodes[t->root];
+    struct mc_node *r = &t->nodes[t->root];
     double w = 0, n = 0;
     for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
-        w += t->edges[i].w;
-        n += t->edges[i].n;
+        w += LD(t->edges[i].w);
+        n += LD(t->edges[i].n);
     }
     double q = n > 0 ? w / n : 0.5; /* for the side to move */
-    if (r->proven)
-        q = side_val(black_val(t, r->proven - 64), root->stm);
+    const int8_t rp = LD(r->proven);
+    if (rp)
+        q = side_val(black_val(t, rp - 64), root->stm);
     double vb = root->stm == 0 ? q : 1 - q;
     char pv[512];
     int64_t ms = us / 1000;
-    uint64_t nps = us > 0 ? t->sims * 1000000ULL / (uint64_t)us : 0;
+    uint64_t nps = us > 0 ? LD(t->sims) * 1000000ULL / (uint64_t)us : 0;
+    const int maxdepth = LD(t->maxdepth);
+    const uint32_t nodes = LD(t->nnodes) - 1;
     int k = req->lim.multipv;
     if (k <= 1) {
         format_pv(t, root, -1, pv, sizeof pv);
         search_info(req, "depth %d visits %u nodes %u nps %llu time %lld score cp %d values %.3f,%.3f pv %s",
-                    t->maxdepth, r->n, t->nnodes - 1, (unsigned long long)nps, (long long)ms,
+                    maxdepth, LD(r->n), nodes, (unsigned long long)nps, (long long)ms,
                     win_cp(q), vb, 1 - vb, pv);
         return;
     }
@@ -617,24 +750,87 @@ static void info(struct mcts *t, const struct search_req *req, const struct pal_
         int be = -1;
         uint32_t bn = 0;
         for (uint32_t i = r->edges; i < r->edges + r->nedges && i - r->edges < sizeof used; i++) {
-            const struct mc_edge *e = &t->edges[i];
-            if (!used[i - r->edges] && e->n > e->pn && (be < 0 || e->n - e->pn > bn)) {
+            const uint32_t en = LD(t->edges[i].n), pn = t->edges[i].pn;
+            if (!used[i - r->edges] && en > pn && (be < 0 || en - pn > bn)) {
                 be = (int)i;
-                bn = e->n - e->pn;
+                bn = en - pn;
             }
         }
         if (be < 0)
             break;
         used[be - (int)r->edges] = 1;
-        const struct mc_edge *e = &t->edges[be];
-        double qe = e->n ? e->w / e->n : 0.5;
+        struct mc_edge *e = &t->edges[be];
+        const uint32_t en = LD(e->n);
+        double qe = en ? LD(e->w) / en : 0.5;
         double vbe = root->stm == 0 ? qe : 1 - qe;
         format_pv(t, root, be, pv, sizeof pv);
         search_info(req,
                     "depth %d visits %u nodes %u nps %llu time %lld multipv %d score cp %d values %.3f,%.3f pv %s",
-                    t->maxdepth, bn, t->nnodes - 1, (unsigned long long)nps, (long long)ms, j + 1,
+                    maxdepth, bn, nodes, (unsigned long long)nps, (long long)ms, j + 1,
                     win_cp(qe), vbe, 1 - vbe, pv);
     }
+}
+
+/* A helper thread of a search: simulations until the search halts, the
+ * shared budget is spent or the root is proven. */
+struct mc_job {
+    struct mcts *t;
+    struct mc_worker *w;
+    const struct pal_state *root;
+    uint64_t max_sims; /* 0: no budget */
+    pthread_t th;
+    bool running;
+};
+
+static void *helper(void *arg)
+{
+    struct mc_job *j = arg;
+    struct mcts *t = j->t;
+    while (!atomic_load_explicit(&t->halt, memory_order_acquire) &&
+           !LD(t->nodes[t->root].proven)) {
+        if (j->max_sims &&
+            atomic_fetch_add_explicit(&t->claimed, 1, memory_order_relaxed) >= j->max_sims)
+            break;
+        simulate(t, j->w, j->root, true);
+    }
+    return NULL;
+}
+
+/* Start workers 1.. of a search from root (the pools and t->root set up);
+ * the caller is worker 0.  Returns the threads started (a failure to start
+ * one leaves fewer). */
+static int helpers_start(struct mcts *t, struct mc_job *jobs, const struct pal_state *root,
+                         uint64_t max_sims)
+{
+    int started = 0;
+    ST(t->claimed, 0);
+    atomic_store_explicit(&t->halt, false, memory_order_release);
+    for (int i = 1; i < t->nthreads; i++) {
+        jobs[i] = (struct mc_job){t, &t->w[i], root, max_sims, 0, false};
+        if (pthread_create(&jobs[i].th, NULL, helper, &jobs[i]) == 0) {
+            jobs[i].running = true;
+            started++;
+        }
+    }
+    return started;
+}
+
+static void helpers_stop(struct mcts *t, struct mc_job *jobs)
+{
+    atomic_store_explicit(&t->halt, true, memory_order_release);
+    for (int i = 1; i < t->nthreads; i++)
+        if (jobs[i].running) {
+            pthread_join(jobs[i].th, NULL);
+            jobs[i].running = false;
+        }
+}
+
+/* Worker 0's next simulation with several threads: false when the shared
+ * budget is spent. */
+static bool claim(struct mcts *t, uint64_t max_sims)
+{
+    return !max_sims ||
+           atomic_fetch_add_explicit(&t->claimed, 1, memory_order_relaxed) < max_sims;
 }
 
 gmove mc_go(struct mcts *t, const struct search_req *req)
@@ -655,29 +851,38 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
     int64_t next_info = t0 + MC_INFO_US;
     const uint32_t rt = t->root;
     bool only_pass = t->nodes[rt].nedges == 1;
-    for (;;) {
-        if (!only_pass)
-            simulate(t, root);
+    struct mc_job *jobs = NULL;
+    if (t->nthreads > 1 && !only_pass && (jobs = calloc((size_t)t->nthreads, sizeof *jobs)))
+        helpers_start(t, jobs, root, forever ? 0 : max_sims);
+    const bool mt = jobs != NULL;
+    for (uint64_t it = 1;; it++) {
+        if (only_pass)
+            add_u64_sims(t, false);
+        else if (!mt)
+            simulate(t, &t->w[0], root, false);
+        else if (claim(t, forever ? 0 : max_sims))
+            simulate(t, &t->w[0], root, true);
         else
-            t->sims++;
+            break; /* the budget is spent (the helpers finish theirs) */
         { /* every simulation: one on N = 9 can take a millisecond */
             if (tm_hard_stop(&tm))
                 break;
-            if (max_sims && t->sims >= max_sims && !forever)
+            if (max_sims && LD(t->sims) >= max_sims && !forever)
                 break;
-            if ((only_pass || t->nodes[rt].proven) && !forever)
+            if ((only_pass || LD(t->nodes[rt].proven)) && !forever)
                 break;
             if (search_stopped(req))
                 break;
-            if ((only_pass || t->nodes[rt].proven) && forever) {
+            if ((only_pass || LD(t->nodes[rt].proven)) && forever) {
                 /* nothing to learn: wait for stop without spinning hard */
                 struct timespec ts = {0, 1000000};
                 nanosleep(&ts, NULL);
             }
         }
-        if ((t->sims & 127) == 0) {
+        if ((it & 127) == 0) {
             int be = best_edge(t, rt);
-            double share = be >= 0 && t->nodes[rt].n ? (double)t->edges[be].n / t->nodes[rt].n : 0;
+            const uint32_t rn = LD(t->nodes[rt].n);
+            double share = be >= 0 && rn ? (double)LD(t->edges[be].n) / rn : 0;
             if (!tm_continue(&tm, share > 0.5 ? 1.0 : share * 2))
                 break;
             int64_t now = now_us();
@@ -686,6 +891,10 @@ gmove mc_go(struct mcts *t, const struct search_req *req)
                 next_info = now + MC_INFO_US;
             }
         }
+    }
+    if (jobs) {
+        helpers_stop(t, jobs);
+        free(jobs);
     }
     info(t, req, root, now_us() - t0);
     return extract(t, root);
@@ -700,7 +909,16 @@ gmove mc_search_sims(struct mcts *t, const struct pal_state *st, uint64_t sims)
     expand(t, 1, st);
     if (t->nodes[1].nedges == 1)
         return PAL_PASS;
-    while (t->sims < sims && !t->nodes[1].proven)
-        simulate(t, st);
+    struct mc_job *jobs = NULL;
+    if (t->nthreads > 1 && (jobs = calloc((size_t)t->nthreads, sizeof *jobs))) {
+        helpers_start(t, jobs, st, sims);
+        while (!LD(t->nodes[1].proven) && claim(t, sims))
+            simulate(t, &t->w[0], st, true);
+        helpers_stop(t, jobs);
+        free(jobs);
+    } else {
+        while (LD(t->sims) < sims && !LD(t->nodes[1].proven))
+            simulate(t, &t->w[0], st, false);
+    }
     return extract(t, st);
 }

@@ -8,10 +8,24 @@
  * visits reads the AMAF statistics of its closest same-side ancestor that
  * has them), and tree reuse between turns (par.reuse: the next search
  * starts from the old tree's node for its position).
+ *
+ * Threads (mc_set_threads): tree parallelism on this one shared tree.  Each
+ * thread has its own worker (random stream, playout board, AMAF and GRAVE
+ * scratch); the tree's counters and statistics are C11 atomics (relaxed:
+ * a statistic read a little stale only steers the selection), nodes and
+ * edges come from the shared pools by compare-and-swap (bounded by Hash),
+ * one thread expands a node (a claim on `expanded`; another one reaching it
+ * meanwhile plays out from there), and with more than one thread a
+ * simulation puts a virtual loss (MC_VLOSS visits without a win) on every
+ * edge it descends, taken back when it backs up, so that the threads spread
+ * over the tree.  With one thread every update is a plain load and store
+ * and the search is the single-threaded one, number for number.
  */
 #ifndef PALAGAN_MCTS_H
 #define PALAGAN_MCTS_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,24 +33,31 @@
 #include "../../search/request.h"
 #include "palagan.h"
 
+/* The fields other threads may touch during a search are atomic; man, key
+ * and pn are written before the edge is published (node->expanded). */
 struct mc_edge {
-    pal_man man;    /* 0: pass (turn start) or end the turn (after one) */
-    uint32_t child; /* node index, 0 = none yet */
-    uint32_t n, an; /* visits, AMAF visits */
-    float w, aw;    /* wins of the mover at the parent (draw = 1/2) */
-    uint16_t key;   /* pal_man_key, PAL_KEY_END for man 0 */
-    uint16_t pn;    /* prior visits included in n */
+    pal_man man;             /* 0: pass (turn start) or end the turn (after one) */
+    _Atomic uint32_t child;  /* node index, 0 = none yet */
+    _Atomic uint32_t n, an;  /* visits (plus virtual losses in flight), AMAF visits */
+    _Atomic float w, aw;     /* wins of the mover at the parent (draw = 1/2) */
+    uint16_t key;            /* pal_man_key, PAL_KEY_END for man 0 */
+    uint16_t pn;             /* prior visits included in n */
 };
 
+/* expanded: 0 no edges, 1 edges generated (edges, nedges valid: written
+ * before it is set with release), 2 a thread is generating them. */
 struct mc_node {
     uint32_t edges; /* first edge */
-    uint32_t n;     /* visits */
+    _Atomic uint32_t n; /* visits */
     uint16_t nedges;
     uint8_t side;     /* to act */
-    uint8_t expanded; /* edges generated */
-    int8_t proven;    /* 0 unknown, else final capture difference (black - white) + 64 */
+    _Atomic uint8_t expanded;
+    _Atomic int8_t proven; /* 0 unknown, else final capture difference (black - white) + 64 */
     uint8_t pad[3];
 };
+
+#define MC_MAX_THREADS 256
+#define MC_VLOSS 3 /* virtual loss: visits an edge gets while a simulation is below it */
 
 /* ---- tunables, named (the defaults of struct mc_params, then the rest) -- */
 #define MC_UCT_C 0.20         /* exploration constant of UCT */
@@ -71,23 +92,13 @@ struct mc_params {
     bool reuse;       /* keep the subtree of the new position between turns */
 };
 
-struct mcts {
-    struct mc_node *nodes;
-    struct mc_edge *edges;
-    uint32_t nodes_cap, edges_cap, nnodes, nedges;
-    struct mc_params par;
-    struct pal_policy pol;
+/* What one search thread owns. */
+struct mc_worker {
     struct rng rng;
     struct pal_trace trace;
     uint32_t stamp;
     uint32_t seen[2][PAL_KEYS]; /* stamp of the simulation that played key */
     int32_t last[2][PAL_KEYS];  /* its last trace index there */
-    uint64_t sims;
-    int maxdepth;
-    uint32_t root;            /* root node (1 after a fresh start) */
-    struct pal_state root_st; /* its position, for tree reuse */
-    bool have_tree;           /* a tree from the last search is there */
-    uint64_t reused;          /* visits the root had from earlier searches */
     /* GRAVE: the AMAF of a reference node's edges by key, per side */
     uint32_t gref[2], gstamp[2];
     uint32_t gseen[2][PAL_KEYS];
@@ -95,17 +106,42 @@ struct mcts {
     float gw[2][PAL_KEYS];
 };
 
+struct mcts {
+    struct mc_node *nodes;
+    struct mc_edge *edges;
+    uint32_t nodes_cap, edges_cap;
+    _Atomic uint32_t nnodes, nedges; /* pool entries in use (the first is none) */
+    struct mc_params par;
+    struct pal_policy pol;
+    int nthreads;              /* search threads (mc_set_threads) */
+    struct mc_worker *w;       /* their workers, w[0] the calling thread's */
+    uint64_t seed;             /* of the workers' random streams */
+    _Atomic uint64_t sims;     /* simulations of this search, all threads */
+    _Atomic uint64_t claimed;  /* simulations started (a budget shared by threads) */
+    _Atomic int maxdepth;
+    atomic_bool halt;          /* the helper threads stop */
+    uint32_t root;            /* root node (1 after a fresh start) */
+    struct pal_state root_st; /* its position, for tree reuse */
+    bool have_tree;           /* a tree from the last search is there */
+    uint64_t reused;          /* visits the root had from earlier searches */
+};
+
 void mc_init(struct mcts *t, size_t mb, uint64_t seed);
 void mc_free(struct mcts *t);
 /* New tree memory of mb MiB; -1 (old tree kept) if it cannot be had. */
 int mc_resize(struct mcts *t, size_t mb);
+/* Seed every worker: worker 0 from seed, worker i from seed and i. */
 void mc_seed(struct mcts *t, uint64_t seed);
+/* Search with n threads (1..MC_MAX_THREADS) from now on; the tree is kept.
+ * -1 (nothing changed) if the workers' memory cannot be had. */
+int mc_set_threads(struct mcts *t, int n);
 /* Forget the tree (newgame): the next search starts afresh. */
 void mc_clear(struct mcts *t);
 
 /* Full search for `go`. */
 gmove mc_go(struct mcts *t, const struct search_req *req);
-/* Fixed number of simulations from st, no output; returns the turn. */
+/* Fixed number of simulations from st (a fresh tree), no output; returns
+ * the turn.  With one thread a fingerprint of the search (bench). */
 gmove mc_search_sims(struct mcts *t, const struct pal_state *st, uint64_t sims);
 
 #endif

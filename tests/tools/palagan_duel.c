@@ -5,8 +5,8 @@
  *
  * params set the search of the engine (and opp-params that of a `search`
  * opponent): comma-separated grave=<ref> (GRAVE, as Rave=grave
- * GraveRef=<ref>; 0 = plain RAVE), reuse=0|1 (TreeReuse), or - for the
- * defaults.  The last line gives the engine's Elo against the opponent
+ * GraveRef=<ref>; 0 = plain RAVE), reuse=0|1 (TreeReuse), threads=<n>
+ * (Threads: n threads on the shared tree), or - for the defaults.  The last line gives the engine's Elo against the opponent
  * with a 95% interval (normal approximation over the game scores).
  *
  * The MCTS engine (mcts.c, `go movetime <ms>` through the real time
@@ -40,8 +40,9 @@ static gmove search_turn(struct mcts *t, const struct pal_state *s, int64_t ms)
     return mc_go(t, &req);
 }
 
-static int set_params(struct mc_params *p, const char *spec)
+static int set_params(struct mcts *t, const char *spec)
 {
+    struct mc_params *p = &t->par;
     if (!spec || strcmp(spec, "-") == 0)
         return 0;
     char buf[128];
@@ -51,6 +52,11 @@ static int set_params(struct mc_params *p, const char *spec)
             p->grave_ref = atoi(tok + 6);
         else if (strncmp(tok, "reuse=", 6) == 0)
             p->reuse = atoi(tok + 6) != 0;
+        else if (strncmp(tok, "threads=", 8) == 0) {
+            int n = atoi(tok + 8);
+            if (n < 1 || n > MC_MAX_THREADS || mc_set_threads(t, n) != 0)
+                return -1;
+        }
         else
             return -1;
     }
@@ -79,9 +85,9 @@ int main(int argc, char **argv)
     static struct mcts me, other;
     mc_init(&me, 64, seed);
     mc_init(&other, 64, seed + 1000);
-    if (set_params(&me.par, argc > 6 ? argv[6] : NULL) != 0 ||
-        set_params(&other.par, argc > 7 ? argv[7] : NULL) != 0) {
-        fprintf(stderr, "bad params: grave=<ref>,reuse=0|1 or -\n");
+    if (set_params(&me, argc > 6 ? argv[6] : NULL) != 0 ||
+        set_params(&other, argc > 7 ? argv[7] : NULL) != 0) {
+        fprintf(stderr, "bad params: grave=<ref>,reuse=0|1,threads=<n> or -\n");
         return 2;
     }
     struct rng r;

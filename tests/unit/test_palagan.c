@@ -7,9 +7,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/util.h"
 #include "engines/palagan/mcts.h"
@@ -534,11 +536,257 @@ static void test_grave(void **state)
         gmove back;
         G->format_move(&s, m, tok, sizeof tok);
         assert_int_equal(G->parse_move(&s, tok, &back, err, sizeof err), 0);
-        assert_true((t.gstamp[0] + t.gstamp[1] > 0) == (grave == 1));
+        assert_true((t.w[0].gstamp[0] + t.w[0].gstamp[1] > 0) == (grave == 1));
         nodes[grave] = t.nnodes;
         mc_free(&t);
     }
     assert_true(nodes[0] != nodes[1]);
+}
+
+/* ---- Threads: tree parallelism on the shared tree ----------------------- */
+
+/* The statistics of the root add up after a search: every simulation went
+ * through one root edge (none is left with a virtual loss, no update was
+ * lost), and every node and edge index is inside the pools. */
+static void assert_tree_sound(struct mcts *t)
+{
+    const struct mc_node *r = &t->nodes[t->root];
+    uint64_t sum = 0;
+    assert_true(t->nnodes <= t->nodes_cap);
+    assert_true(t->nedges <= t->edges_cap);
+    for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
+        const struct mc_edge *e = &t->edges[i];
+        assert_true(e->n >= e->pn);
+        assert_true(e->an <= e->n - e->pn + 1000000u);
+        sum += e->n - e->pn;
+        assert_true(e->child < t->nnodes);
+    }
+    if (!r->proven && !t->reused)
+        assert_true(sum == r->n); /* (a reused root had visits as a leaf) */
+    if (!r->proven)
+        assert_true(sum <= r->n && r->n - t->reused <= sum);
+    for (uint32_t k = 1; k < t->nnodes; k++) {
+        const struct mc_node *x = &t->nodes[k];
+        assert_true(x->expanded == 0 || x->expanded == 1); /* none left half-made */
+        if (x->expanded == 1)
+            assert_true(x->edges + x->nedges <= t->nedges);
+    }
+}
+
+static void assert_legal(const struct pal_state *s, gmove m)
+{
+    char tok[64], err[GAME_ERR_LEN];
+    gmove back;
+    G->format_move(s, m, tok, sizeof tok);
+    assert_int_equal(G->parse_move(s, tok, &back, err, sizeof err), 0);
+}
+
+/* Searches with 2..4 threads from random positions of every size: legal
+ * turns, exactly the budget of simulations (shared by the threads), sound
+ * statistics. */
+static void test_threads_legal(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    mc_init(&t, 16, 5);
+    struct rng r;
+    rng_seed(&r, 77);
+    for (int n = PAL_MIN_N; n <= PAL_MAX_N; n++) {
+        struct pal_state s;
+        pal_start(&s, n);
+        int turns = (int)rng_below(&r, 12);
+        for (int k = 0; k < turns && !pal_over(&s); k++)
+            pal_play_turn(pal_geom(n), &s, pal_random_turn(&s, &r));
+        if (pal_over(&s))
+            continue;
+        for (int th = 2; th <= 4; th++) {
+            assert_int_equal(mc_set_threads(&t, th), 0);
+            gmove m = search_nodes(&t, &s, 1500);
+            assert_legal(&s, m);
+            assert_true(t.sims == 1500 || t.nodes[t.root].proven);
+            assert_tree_sound(&t);
+            m = mc_search_sims(&t, &s, 1200);
+            assert_legal(&s, m);
+            assert_true(t.sims == 1200 || t.nodes[t.root].proven);
+            assert_tree_sound(&t);
+        }
+    }
+    mc_free(&t);
+}
+
+/* A small Hash filled by 4 threads: the pools are never overrun, the
+ * search goes on (playouts from the leaves) and answers a legal turn. */
+static void test_threads_hash_bound(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    mc_init(&t, 1, 2);
+    assert_int_equal(mc_set_threads(&t, 4), 0);
+    struct pal_state s;
+    pal_start(&s, 7);
+    struct rng r;
+    rng_seed(&r, 4);
+    for (int k = 0; k < 4; k++)
+        pal_play_turn(pal_geom(7), &s, pal_random_turn(&s, &r));
+    gmove m = search_nodes(&t, &s, 12000);
+    assert_legal(&s, m);
+    assert_true(t.sims == 12000);
+    /* full: a node or an edge block more would not have fitted */
+    assert_true(t.nnodes == t.nodes_cap || t.nedges + 400 > t.edges_cap);
+    assert_tree_sound(&t);
+    mc_free(&t);
+}
+
+struct bg_search {
+    struct mcts *t;
+    const struct pal_state *s;
+    atomic_bool stop;
+    gmove m;
+};
+
+static void *bg_go(void *arg)
+{
+    struct bg_search *b = arg;
+    struct search_req req;
+    memset(&req, 0, sizeof req);
+    req.game = G;
+    req.pos = b->s;
+    limits_clear(&req.lim);
+    req.lim.infinite = true;
+    req.start_us = now_us();
+    req.stop = &b->stop;
+    b->m = mc_go(b->t, &req);
+    return NULL;
+}
+
+/* stop during a 4-thread infinite search: mc_go joins every helper before
+ * it returns, so it returning at all is the test; the latency is shown. */
+static void test_threads_stop(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    mc_init(&t, 32, 6);
+    assert_int_equal(mc_set_threads(&t, 4), 0);
+    struct pal_state s;
+    pal_start(&s, 9);
+    for (int round = 0; round < 3; round++) {
+        struct bg_search b = {.t = &t, .s = &s, .m = 0};
+        atomic_init(&b.stop, false);
+        pthread_t th;
+        atomic_store(&t.sims, 0); /* (no search runs: the last one's count gone) */
+        assert_int_equal(pthread_create(&th, NULL, bg_go, &b), 0);
+        /* until the helpers have searched a little (no clock: a count) */
+        while (atomic_load(&t.sims) < (uint64_t)(50 + 200 * round)) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        int64_t t0 = now_us();
+        atomic_store(&b.stop, true);
+        pthread_join(th, NULL);
+        print_message("palagan 4-thread stop: joined in %.1f ms\n", (now_us() - t0) / 1000.0);
+        assert_legal(&s, b.m);
+        assert_tree_sound(&t);
+    }
+    mc_free(&t);
+}
+
+/* Threads changes between searches keep the tree: with TreeReuse the
+ * next search starts from the old tree's node whatever the thread count,
+ * and 4 -> 1 -> 3 -> 1 searches are all sound. */
+static void test_threads_change_reuse(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    mc_init(&t, 8, 3);
+    t.par.reuse = true;
+    const struct pal_geom *g = pal_geom(5);
+    struct pal_state s;
+    pal_start(&s, 5);
+    const int ths[] = {4, 1, 3, 1, 2, 4};
+    for (int turn = 0; turn < 6; turn++) {
+        assert_int_equal(mc_set_threads(&t, ths[turn]), 0);
+        assert_int_equal(t.nthreads, ths[turn]);
+        gmove m = search_nodes(&t, &s, 2000);
+        assert_root_is(&t, &s);
+        assert_true(t.sims == 2000 || t.nodes[t.root].proven);
+        if (turn > 0)
+            assert_true(t.reused > 0);
+        assert_tree_sound(&t);
+        assert_legal(&s, m);
+        pal_play_turn(g, &s, m);
+    }
+    mc_free(&t);
+}
+
+/* Threads=1 is the single-threaded search: the same seed gives the same
+ * tree and the same turn as before any thread ran, and 1 -> 4 -> 1 comes
+ * back to it (each worker's stream is seeded by mc_seed). */
+static void test_threads_one_same(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    struct pal_state s;
+    pal_start(&s, 6);
+    uint32_t nodes[2];
+    gmove mv[2];
+    for (int k = 0; k < 2; k++) {
+        mc_init(&t, 8, 1);
+        if (k) {
+            assert_int_equal(mc_set_threads(&t, 4), 0);
+            mc_search_sims(&t, &s, 500);
+            assert_int_equal(mc_set_threads(&t, 1), 0);
+            mc_seed(&t, 1);
+        }
+        mv[k] = mc_search_sims(&t, &s, 2000);
+        nodes[k] = t.nnodes;
+        mc_free(&t);
+    }
+    assert_true(nodes[0] == nodes[1]);
+    assert_true(mv[0] == mv[1]);
+}
+
+/* A forced win found with 4 threads: black is a capture ahead with the
+ * quiet counter at 18 and neither side has a reserve; any black turn (a
+ * pass or steps) brings it to 19 and white, who cannot capture, can only
+ * make the 20th quiet ply.  The solver proves the root (every white reply
+ * of some black turn searched to the end; the search stops early) and the
+ * turn played is a proven win. */
+static void test_threads_forced_win(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    struct pal_state s = setup("e5 e6", "a1", 0);
+    s.reserve[0] = s.reserve[1] = 0;
+    s.captures[0] = 1;
+    s.quiet = 18;
+    for (int th = 1; th <= 4; th += 3) {
+        mc_init(&t, 16, 8);
+        assert_int_equal(mc_set_threads(&t, th), 0);
+        gmove m = search_nodes(&t, &s, 200000);
+        assert_legal(&s, m);
+        assert_true(t.nodes[t.root].proven == 64 + 1); /* black wins by one capture */
+        assert_true(t.sims < 200000);
+        struct pal_state after = s;
+        pal_play_turn(pal_geom(5), &after, m);
+        assert_int_equal(after.quiet, 19);
+        /* the reply node is proven: every white turn was searched to its end */
+        uint32_t cur = t.root;
+        while (t.nodes[cur].side == 0) { /* down black's winning maneuvers */
+            const struct mc_node *b = &t.nodes[cur];
+            uint32_t next = 0;
+            for (uint32_t i = b->edges; i < b->edges + b->nedges; i++)
+                if (t.edges[i].child && t.nodes[t.edges[i].child].proven == 65)
+                    next = t.edges[i].child;
+            assert_true(next != 0);
+            cur = next;
+        }
+        const struct mc_node *w = &t.nodes[cur];
+        assert_true(w->expanded == 1 && w->nedges > 3);
+        for (uint32_t i = w->edges; i < w->edges + w->nedges; i++)
+            assert_true(t.edges[i].child && t.nodes[t.edges[i].child].proven == 65);
+        assert_tree_sound(&t);
+        mc_free(&t);
+    }
 }
 
 static void test_fen(void **state)
@@ -676,6 +924,12 @@ int main(void)
         cmocka_unit_test(test_playout_mod),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_grave),
+        cmocka_unit_test(test_threads_legal),
+        cmocka_unit_test(test_threads_hash_bound),
+        cmocka_unit_test(test_threads_stop),
+        cmocka_unit_test(test_threads_change_reuse),
+        cmocka_unit_test(test_threads_one_same),
+        cmocka_unit_test(test_threads_forced_win),
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_show),

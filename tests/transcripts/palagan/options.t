@@ -9,6 +9,7 @@ id version *
 protocol 1
 game palagan players 2 size=4..9
 option name Hash type spin default 64 min 1 max 16384
+option name Threads type spin default 1 min 1 max 256
 option name Seed type spin default 0 min 0 max 9223372036854775807
 option name Strategy type combo default search var search var greedy var random
 option name Rave type combo default rave var rave var grave
