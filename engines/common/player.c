@@ -15,6 +15,8 @@ void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *op
               const struct ab_params *defaults)
 {
     ab_init(&p->ab, g, ops, eng, (size_t)p->hash_mb);
+    if (p->threads < 1) /* a player set up without the option defaults */
+        p->threads = 1;
     if (ab_set_threads(&p->ab, (int)p->threads))
         die("out of memory for %d search threads", (int)p->threads);
     p->defaults = defaults ? *defaults : ab_default_params;
@@ -76,7 +78,9 @@ int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err,
                            (long long)p->hash_mb);
         }
     } else if (strcmp(o->name, "Threads") == 0) {
-        if (ab_set_threads(&p->ab, (int)p->threads))
+        if (p->threads < 1) /* a player set up without the option defaults */
+        p->threads = 1;
+    if (ab_set_threads(&p->ab, (int)p->threads))
             return set_err(err, n, -1, "cannot allocate %lld search threads; %d kept",
                            (long long)p->threads, p->ab.threads);
     } else if (strcmp(o->name, "Seed") == 0)
