@@ -97,6 +97,7 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     ab->threads = 1;
     if (alloc_buffers(ab))
         die("out of memory");
+    pthread_mutex_init(&ab->done_lock, NULL);
 }
 
 static void free_helpers(struct ab *ab)
@@ -113,6 +114,7 @@ static void free_helpers(struct ab *ab)
 void ab_free(struct ab *ab)
 {
     free_helpers(ab);
+    pthread_mutex_destroy(&ab->done_lock);
     tt_free(&ab->tt);
     free_buffers(ab);
 }
@@ -138,6 +140,7 @@ int ab_set_threads(struct ab *ab, int n)
         h[i].par = ab->par;
         h[i].id = i + 1;
         h[i].end = &ab->helpers_end;
+        h[i].main = ab;
         if (alloc_buffers(&h[i])) {
             for (int j = 0; j < i; j++)
                 free_buffers(&h[j]);
@@ -267,7 +270,8 @@ static void check_time(struct ab *ab)
     /* the stop flag is one relaxed load: look often; the clock less so */
     if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req &&
         (search_stopped(ab->req) ||
-         (ab->end && atomic_load_explicit(ab->end, memory_order_relaxed))))
+         (ab->end && atomic_load_explicit(ab->end, memory_order_relaxed)) ||
+         atomic_load_explicit(&ab->helper_reached, memory_order_relaxed)))
         ab->stopped = 1;
     if ((ab->nodes & AB_CLOCK_MASK) != 0 || ab->stopped)
         return;
@@ -694,6 +698,19 @@ static void *helper_run(void *arg)
             break;
         best = h->pv[0][0];
         score = s;
+        /* a completed iteration deeper than any other helper's (up to the
+         * depth `go depth` asked for): the main search may take its move;
+         * that depth reached ends the search */
+        pthread_mutex_lock(&h->main->done_lock);
+        if (depth > h->main->done_depth && depth <= h->helper_maxdepth) {
+            h->main->done_depth = depth;
+            h->main->done_score = s;
+            h->main->done_pvlen = h->pvlen[0];
+            memcpy(h->main->done_pv, h->pv[0], (size_t)h->pvlen[0] * sizeof(gmove));
+        }
+        pthread_mutex_unlock(&h->main->done_lock);
+        if (depth >= h->helper_maxdepth)
+            atomic_store_explicit(&h->main->helper_reached, true, memory_order_relaxed);
         if (abs(score) >= AB_WIN_BOUND && depth > AB_WIN - abs(score) + 2 &&
             !h->req->lim.infinite)
             break;
@@ -702,9 +719,12 @@ static void *helper_run(void *arg)
     return NULL;
 }
 
-static void start_helpers(struct ab *ab, const struct search_req *req)
+static void start_helpers(struct ab *ab, const struct search_req *req, int maxdepth)
 {
     atomic_store_explicit(&ab->helpers_end, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->helper_reached, false, memory_order_relaxed);
+    ab->done_depth = 0;
+    ab->done_pvlen = 0;
     for (int i = 0; i < ab->threads - 1; i++) {
         struct ab *h = &ab->helpers[i];
         h->par = ab->par;
@@ -716,6 +736,7 @@ static void start_helpers(struct ab *ab, const struct search_req *req)
         h->stopped = 0;
         h->node_limit = 0;
         h->root_seat = ab->root_seat;
+        h->helper_maxdepth = maxdepth;
         memcpy(ply_state(h, 0), req->pos, ab->game->state_size);
         setup_path(h, req);
         memset(h->killers, 0, sizeof h->killers);
@@ -741,7 +762,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     struct timeman tm;
     gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
-    int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv;
+    int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv, completed = 0;
 
     assert(ab->id == 0);
     tm_init(&tm, req, ab->game->to_move(req->pos));
@@ -768,7 +789,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
-    start_helpers(ab, req);
+    start_helpers(ab, req, maxdepth);
 
     for (int depth = 1; depth <= maxdepth; depth++) {
         ab->seldepth = 0;
@@ -791,6 +812,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             if (ab->stopped || ab->pvlen[0] == 0)
                 break;
             if (k == 0) {
+                completed = depth;
                 stable = ab->pv[0][0] == best ? stable + 1 : 0;
                 best = ab->pv[0][0];
                 score = s;
@@ -808,6 +830,14 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             break;
     }
     end_helpers(ab);
+    if (ab->done_depth > completed && multipv == 1 && ab->done_pvlen > 0) {
+        /* a helper completed a deeper iteration than the main search: the
+         * deepest completed result is the move */
+        best = ab->done_pv[0];
+        bestpvlen = ab->done_pvlen;
+        memcpy(bestpv, ab->done_pv, (size_t)bestpvlen * sizeof(gmove));
+        report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
+    }
     if (bestpvlen > 1)
         *ponder = bestpv[1];
     ab->req = NULL;

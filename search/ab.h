@@ -12,7 +12,10 @@
  * history and killers, all sharing the main search's transposition table
  * (lockless, tt.h).  Helpers iterate at staggered depths, skipping some,
  * so that they fill the table ahead of the main search; they stop when it
- * ends.  One thread searches exactly as before threads existed.
+ * ends.  The move is the main search's, or a helper's that completed a
+ * deeper iteration (the deepest completed one; multipv 1 only), and a
+ * `go depth N` ends when any thread has completed depth N.  One thread
+ * searches exactly as before threads existed.
  */
 #ifndef MEDAN_AB_H
 #define MEDAN_AB_H
@@ -148,6 +151,14 @@ struct ab {
     int threads;
     struct ab *helpers;
     atomic_bool helpers_end;
+    /* the deepest iteration a helper completed in this search (under
+     * done_lock), and the flag a helper raises when it completes the
+     * depth `go depth` asked for */
+    pthread_mutex_t done_lock;
+    int done_depth, done_score, done_pvlen;
+    gmove done_pv[AB_MAX_PLY + 1];
+    atomic_bool helper_reached;
+    struct ab *main; /* a helper's main search */
     /* a helper: its number (0: the main search), the main search's flag,
      * its thread, its node count as the main search may read it */
     int id;

@@ -151,6 +151,24 @@ static int is_legal(const struct engine *e, const char *fen, const char *mv)
     return found;
 }
 
+/* The search's last info line is at `depth` (no deeper: `go depth` binds
+ * whichever thread's result is taken) and its pv starts with the bestmove. */
+static void check_last_info(const char *o, int depth)
+{
+    const char *last = NULL, *p = o;
+    char want[64];
+    while ((p = strstr(p, "info depth ")) != NULL)
+        last = p++;
+    assert_non_null(last);
+    snprintf(want, sizeof want, "info depth %d ", depth);
+    assert_true(str_prefix(last, want));
+    const char *pv = strstr(last, " pv ");
+    assert_non_null(pv);
+    char mv[256];
+    snprintf(mv, sizeof mv, "%s", bestmove(o));
+    assert_true(str_prefix(pv + 4, mv));
+}
+
 /* Start a search and wait for its bestmove: all of its output. */
 static char *go_wait(struct session *s, const char *line)
 {
@@ -199,6 +217,7 @@ static void test_legal_and_wins(void **st)
         set_threads(&s, t);
         o = go_wait(&s, "go depth 5");
         assert_true(is_legal(&loa_engine, NULL, bestmove(o)));
+        check_last_info(o, 5);
         /* black wins at once: e3xg1 connects */
         assert_string_equal(cmd(&s, "position fen ww6/8/8/8/8/4b3/7b/6w1 b"), "ok\n");
         o = go_wait(&s, "go depth 4");
@@ -210,6 +229,7 @@ static void test_legal_and_wins(void **st)
         set_threads(&s, t);
         o = go_wait(&s, "go depth 3");
         assert_true(is_legal(&fetlar_engine, NULL, bestmove(o)));
+        check_last_info(o, 3);
         /* the king escapes in 3 plies */
         assert_string_equal(cmd(&s, "position fen /11/11/11/11/3K7/t9t/11/11/2t8/11/11/ w 0"),
                             "ok\n");
