@@ -704,6 +704,7 @@ static void *helper_run(void *arg)
         pthread_mutex_lock(&h->main->done_lock);
         if (depth > h->main->done_depth && depth <= h->helper_maxdepth) {
             h->main->done_depth = depth;
+            h->main->done_seldepth = h->seldepth;
             h->main->done_score = s;
             h->main->done_pvlen = h->pvlen[0];
             memcpy(h->main->done_pv, h->pv[0], (size_t)h->pvlen[0] * sizeof(gmove));
@@ -836,6 +837,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         best = ab->done_pv[0];
         bestpvlen = ab->done_pvlen;
         memcpy(bestpv, ab->done_pv, (size_t)bestpvlen * sizeof(gmove));
+        ab->seldepth = ab->done_seldepth;
         report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
     }
     if (bestpvlen > 1)

@@ -155,7 +155,7 @@ struct ab {
      * done_lock), and the flag a helper raises when it completes the
      * depth `go depth` asked for */
     pthread_mutex_t done_lock;
-    int done_depth, done_score, done_pvlen;
+    int done_depth, done_seldepth, done_score, done_pvlen;
     gmove done_pv[AB_MAX_PLY + 1];
     atomic_bool helper_reached;
     struct ab *main; /* a helper's main search */
