@@ -670,15 +670,8 @@ static int root_search(struct ab *ab, int depth, int score, int window)
 }
 
 /* ---- Lazy SMP helpers ------------------------------------------------------------- */
-static int skip_depth(int id, int depth)
-{
-    static const int size[AB_SKIP_ROWS] = AB_SKIP_SIZE, phase[AB_SKIP_ROWS] = AB_SKIP_PHASE;
-    int r = (id - 1) % AB_SKIP_ROWS;
-    return (depth + phase[r]) / size[r] % 2;
-}
-
-/* A helper's search: iterative deepening over the depths its row leaves
- * it, without output, until the main search ends it (or a proven result
+/* A helper's search: iterative deepening from the main search's depth (or
+ * one more), without output, until the main search ends it (or a proven result
  * stands, or the deepest depth is done).  Its results reach the main search
  * through the table only.  No depth limit: `go depth` binds the main search,
  * and a helper ahead of it fills the table with deeper entries. */
@@ -688,8 +681,14 @@ static void *helper_run(void *arg)
     int score = 0;
     gmove best = GAME_MOVE_NONE;
     for (int depth = 1; depth <= AB_MAX_PLY - 2; depth++) {
-        if (skip_depth(h->id, depth))
-            continue;
+        /* odd helpers one depth ahead of the main search, even ones at its
+         * depth; never back, never a depth twice */
+        int md = atomic_load_explicit(&h->main->cur_depth, memory_order_relaxed) +
+                 (h->id & 1 ? AB_HELPER_AHEAD : 0);
+        if (md > depth)
+            depth = md;
+        if (depth > AB_MAX_PLY - 2)
+            break;
         h->seldepth = 0;
         h->nexcluded = 0;
         h->root_prev = best;
@@ -724,6 +723,7 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
 {
     atomic_store_explicit(&ab->helpers_end, false, memory_order_relaxed);
     atomic_store_explicit(&ab->helper_reached, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->cur_depth, 1, memory_order_relaxed);
     ab->done_depth = 0;
     ab->done_pvlen = 0;
     for (int i = 0; i < ab->threads - 1; i++) {
@@ -793,6 +793,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     start_helpers(ab, req, maxdepth);
 
     for (int depth = 1; depth <= maxdepth; depth++) {
+        atomic_store_explicit(&ab->cur_depth, depth, memory_order_relaxed);
         ab->seldepth = 0;
         ab->nexcluded = 0;
         for (int k = 0; k < multipv; k++) {
