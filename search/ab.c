@@ -9,6 +9,7 @@
  */
 #include "ab.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,26 +42,33 @@ const struct ab_params ab_default_params = {
     .aspiration = AB_ASP_WINDOW,
 };
 
-void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void *eng,
-             size_t hash_mb)
+/* The per-thread buffers (one state, move list and score list a ply, the
+ * sort scratch); 0, or -1 with none kept. */
+static int alloc_buffers(struct ab *ab)
 {
-    memset(ab, 0, sizeof *ab);
-    ab->game = g;
-    ab->ops = ops;
-    ab->eng = eng;
-    ab->par = ab_default_params;
-    if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
-        die("out of memory for the transposition table");
-    ab->stack = xmalloc((AB_MAX_PLY + 2) * g->state_size);
-    ab->moves = xmalloc((AB_MAX_PLY + 2) * (size_t)g->max_moves * sizeof *ab->moves);
-    ab->scores = xmalloc((AB_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *ab->scores);
-    ab->sortkeys = xmalloc(2 * (size_t)g->max_moves * sizeof *ab->sortkeys);
-    ab->sortmoves = xmalloc((size_t)g->max_moves * sizeof *ab->sortmoves);
+    const struct game *g = ab->game;
+    ab->stack = malloc((AB_MAX_PLY + 2) * g->state_size);
+    ab->moves = malloc((AB_MAX_PLY + 2) * (size_t)g->max_moves * sizeof *ab->moves);
+    ab->scores = malloc((AB_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *ab->scores);
+    ab->sortkeys = malloc(2 * (size_t)g->max_moves * sizeof *ab->sortkeys);
+    ab->sortmoves = malloc((size_t)g->max_moves * sizeof *ab->sortmoves);
+    if (ab->stack && ab->moves && ab->scores && ab->sortkeys && ab->sortmoves)
+        return 0;
+    free(ab->stack);
+    free(ab->moves);
+    free(ab->scores);
+    free(ab->sortkeys);
+    free(ab->sortmoves);
+    ab->stack = NULL;
+    ab->moves = NULL;
+    ab->scores = NULL;
+    ab->sortkeys = NULL;
+    ab->sortmoves = NULL;
+    return -1;
 }
 
-void ab_free(struct ab *ab)
+static void free_buffers(struct ab *ab)
 {
-    tt_free(&ab->tt);
     free(ab->stack);
     free(ab->path);
     free(ab->moves);
@@ -73,6 +81,77 @@ void ab_free(struct ab *ab)
     ab->path = NULL;
     ab->moves = NULL;
     ab->scores = NULL;
+}
+
+void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void *eng,
+             size_t hash_mb)
+{
+    memset(ab, 0, sizeof *ab);
+    ab->game = g;
+    ab->ops = ops;
+    ab->eng = eng;
+    ab->par = ab_default_params;
+    if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
+        die("out of memory for the transposition table");
+    ab->ttp = &ab->tt;
+    ab->threads = 1;
+    if (alloc_buffers(ab))
+        die("out of memory");
+    pthread_mutex_init(&ab->done_lock, NULL);
+}
+
+static void free_helpers(struct ab *ab)
+{
+    for (int i = 0; i < ab->threads - 1; i++) {
+        assert(!ab->helpers[i].thread_live);
+        free_buffers(&ab->helpers[i]);
+    }
+    free(ab->helpers);
+    ab->helpers = NULL;
+    ab->threads = 1;
+}
+
+void ab_free(struct ab *ab)
+{
+    free_helpers(ab);
+    pthread_mutex_destroy(&ab->done_lock);
+    tt_free(&ab->tt);
+    free_buffers(ab);
+}
+
+int ab_set_threads(struct ab *ab, int n)
+{
+    struct ab *h;
+    assert(ab->id == 0);
+    if (n < 1 || n > AB_MAX_THREADS)
+        return -1;
+    if (n == ab->threads)
+        return 0;
+    if (n == 1) {
+        free_helpers(ab);
+        return 0;
+    }
+    if (!(h = calloc((size_t)n - 1, sizeof *h)))
+        return -1;
+    for (int i = 0; i < n - 1; i++) {
+        h[i].game = ab->game;
+        h[i].ops = ab->ops;
+        h[i].eng = ab->eng;
+        h[i].par = ab->par;
+        h[i].id = i + 1;
+        h[i].end = &ab->helpers_end;
+        h[i].main = ab;
+        if (alloc_buffers(&h[i])) {
+            for (int j = 0; j < i; j++)
+                free_buffers(&h[j]);
+            free(h);
+            return -1; /* the old helpers stay */
+        }
+    }
+    free_helpers(ab);
+    ab->helpers = h;
+    ab->threads = n;
+    return 0;
 }
 
 int ab_resize(struct ab *ab, size_t mb)
@@ -90,6 +169,10 @@ void ab_clear(struct ab *ab)
     tt_clear(&ab->tt);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killers, 0, sizeof ab->killers);
+    for (int i = 0; i < ab->threads - 1; i++) {
+        memset(ab->helpers[i].history, 0, sizeof ab->helpers[i].history);
+        memset(ab->helpers[i].killers, 0, sizeof ab->helpers[i].killers);
+    }
 }
 
 /* The move list of a ply (ply AB_MAX_PLY + 1: the root's, for ab_go) and
@@ -172,16 +255,35 @@ static int score_from_tt(int s, int ply)
     return s >= AB_WIN_BOUND ? s - ply : s <= -AB_WIN_BOUND ? s + ply : s;
 }
 
+/* Nodes searched by every thread: the main search's own and what its
+ * helpers last published (exact once they are joined). */
+static uint64_t total_nodes(const struct ab *ab)
+{
+    uint64_t n = ab->nodes;
+    for (int i = 0; i < ab->threads - 1; i++)
+        n += atomic_load_explicit(&ab->helpers[i].nodes_seen, memory_order_relaxed);
+    return n;
+}
+
 static void check_time(struct ab *ab)
 {
     /* the stop flag is one relaxed load: look often; the clock less so */
-    if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req && search_stopped(ab->req))
+    if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req &&
+        (search_stopped(ab->req) ||
+         (ab->end && atomic_load_explicit(ab->end, memory_order_relaxed)) ||
+         atomic_load_explicit(&ab->helper_reached, memory_order_relaxed)))
         ab->stopped = 1;
     if ((ab->nodes & AB_CLOCK_MASK) != 0 || ab->stopped)
         return;
+    if (ab->id) { /* a helper: no clock, no limit; its count for the main search */
+        if ((ab->nodes & AB_NODES_MASK) == 0)
+            atomic_store_explicit(&ab->nodes_seen, ab->nodes, memory_order_relaxed);
+        return;
+    }
     if (ab->tm && tm_hard_stop(ab->tm))
         ab->stopped = 1;
-    else if ((ab->nodes & AB_NODES_MASK) == 0 && ab->node_limit && ab->nodes >= ab->node_limit)
+    else if ((ab->nodes & AB_NODES_MASK) == 0 && ab->node_limit &&
+             total_nodes(ab) >= ab->node_limit)
         ab->stopped = 1;
 }
 
@@ -343,7 +445,7 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     int *sc = ply_scores(ab, ply), n, outcome, best = -INF, side, legal = 0, eval;
     uint32_t ttmove = 0, bestmove = 0;
     uint64_t key = ab->game->hash(st);
-    struct tt_entry *te;
+    struct tt_entry tte, *te;
     int orig_alpha = alpha;
 
     ab->pvlen[ply] = 0;
@@ -375,7 +477,7 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     if (ply > ab->seldepth)
         ab->seldepth = ply;
 
-    te = tt_probe(&ab->tt, key);
+    te = tt_probe(ab->ttp, key, &tte) ? &tte : NULL;
     if (te) {
         ttmove = te->move;
         if (!pvnode && te->depth >= depth) {
@@ -490,7 +592,7 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
     }
     if (!legal)
         return alpha; /* every root move excluded (multipv) */
-    tt_store(&ab->tt, key, bestmove, score_to_tt(best, ply), eval, depth,
+    tt_store(ab->ttp, key, bestmove, score_to_tt(best, ply), eval, depth,
              best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER);
     return best;
 }
@@ -512,15 +614,16 @@ static void report(struct ab *ab, struct timeman *tm, int depth, int mpv, int sc
     char line[4096], sc[32], tok[64];
     size_t len = 0;
     game_state_buf st;
+    uint64_t nodes = total_nodes(ab);
     int64_t us = tm_elapsed_us(tm);
     if (us < 1)
         us = 1;
     format_score(sc, sizeof sc, score);
     buf_printf(line, sizeof line, &len,
                "depth %d seldepth %d multipv %d score %s nodes %llu nps %llu time %lld hashfull %d pv",
-               depth, ab->seldepth, mpv, sc, (unsigned long long)ab->nodes,
-               (unsigned long long)(ab->nodes * 1000000ULL / (uint64_t)us), (long long)(us / 1000),
-               tt_hashfull(&ab->tt));
+               depth, ab->seldepth, mpv, sc, (unsigned long long)nodes,
+               (unsigned long long)(nodes * 1000000ULL / (uint64_t)us), (long long)(us / 1000),
+               tt_hashfull(ab->ttp));
     memcpy(st.b, ab->req->pos, ab->game->state_size);
     for (int i = 0; i < pvlen; i++) {
         ab->game->format_move(st.b, pv[i], tok, sizeof tok);
@@ -538,13 +641,131 @@ static void setup_path(struct ab *ab, const struct search_req *req)
     path_push(ab, ab->game->hash(req->pos));
 }
 
+/* One root search at depth: with an aspiration window around score when
+ * window is set (and the depth and score allow one), widened on a fail. */
+static int root_search(struct ab *ab, int depth, int score, int window)
+{
+    int alpha = -INF, beta = INF, delta = ab->par.aspiration, s;
+    if (window && depth >= AB_ASP_MIN_DEPTH && delta && abs(score) < AB_WIN_BOUND) {
+        alpha = score - delta;
+        beta = score + delta;
+    }
+    for (;;) {
+        ab->root_prev_done = 0;
+        s = search(ab, 0, depth, alpha, beta, 0);
+        if (ab->stopped)
+            break;
+        if (s <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = s - delta > -INF ? s - delta : -INF;
+        } else if (s >= beta)
+            beta = s + delta < INF ? s + delta : INF;
+        else
+            break;
+        delta += delta / 2 + AB_ASP_GROW;
+        if (delta > AB_ASP_MAX)
+            alpha = -INF, beta = INF;
+    }
+    return s;
+}
+
+/* ---- Lazy SMP helpers ------------------------------------------------------------- */
+/* A helper's search: iterative deepening from the main search's depth (or
+ * one more), without output, until the main search ends it (or a proven result
+ * stands, or the deepest depth is done).  Its results reach the main search
+ * through the table only.  No depth limit: `go depth` binds the main search,
+ * and a helper ahead of it fills the table with deeper entries. */
+static void *helper_run(void *arg)
+{
+    struct ab *h = arg;
+    int score = 0;
+    gmove best = GAME_MOVE_NONE;
+    for (int depth = 1; depth <= AB_MAX_PLY - 2; depth++) {
+        /* odd helpers one depth ahead of the main search, even ones at its
+         * depth; never back, never a depth twice */
+        int md = atomic_load_explicit(&h->main->cur_depth, memory_order_relaxed) +
+                 (h->id & 1 ? AB_HELPER_AHEAD : 0);
+        if (md > depth)
+            depth = md;
+        if (depth > AB_MAX_PLY - 2)
+            break;
+        h->seldepth = 0;
+        h->nexcluded = 0;
+        h->root_prev = best;
+        int s = root_search(h, depth, score, 1);
+        if (h->stopped || h->pvlen[0] == 0)
+            break;
+        best = h->pv[0][0];
+        score = s;
+        /* a completed iteration deeper than any other helper's (up to the
+         * depth `go depth` asked for): the main search may take its move;
+         * that depth reached ends the search */
+        pthread_mutex_lock(&h->main->done_lock);
+        if (depth > h->main->done_depth && depth <= h->helper_maxdepth) {
+            h->main->done_depth = depth;
+            h->main->done_seldepth = h->seldepth;
+            h->main->done_score = s;
+            h->main->done_pvlen = h->pvlen[0];
+            memcpy(h->main->done_pv, h->pv[0], (size_t)h->pvlen[0] * sizeof(gmove));
+        }
+        pthread_mutex_unlock(&h->main->done_lock);
+        if (depth >= h->helper_maxdepth)
+            atomic_store_explicit(&h->main->helper_reached, true, memory_order_relaxed);
+        if (abs(score) >= AB_WIN_BOUND && depth > AB_WIN - abs(score) + 2 &&
+            !h->req->lim.infinite)
+            break;
+    }
+    atomic_store_explicit(&h->nodes_seen, h->nodes, memory_order_relaxed);
+    return NULL;
+}
+
+static void start_helpers(struct ab *ab, const struct search_req *req, int maxdepth)
+{
+    atomic_store_explicit(&ab->helpers_end, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->helper_reached, false, memory_order_relaxed);
+    atomic_store_explicit(&ab->cur_depth, 1, memory_order_relaxed);
+    ab->done_depth = 0;
+    ab->done_pvlen = 0;
+    for (int i = 0; i < ab->threads - 1; i++) {
+        struct ab *h = &ab->helpers[i];
+        h->par = ab->par;
+        h->ttp = &ab->tt;
+        h->req = req;
+        h->tm = NULL;
+        h->nodes = 0;
+        atomic_store_explicit(&h->nodes_seen, 0, memory_order_relaxed);
+        h->stopped = 0;
+        h->node_limit = 0;
+        h->root_seat = ab->root_seat;
+        h->helper_maxdepth = maxdepth;
+        memcpy(ply_state(h, 0), req->pos, ab->game->state_size);
+        setup_path(h, req);
+        memset(h->killers, 0, sizeof h->killers);
+        /* a thread the system refuses: one helper fewer, not an error */
+        h->thread_live = pthread_create(&h->thread, NULL, helper_run, h) == 0;
+    }
+}
+
+static void end_helpers(struct ab *ab)
+{
+    atomic_store_explicit(&ab->helpers_end, true, memory_order_relaxed);
+    for (int i = 0; i < ab->threads - 1; i++) {
+        struct ab *h = &ab->helpers[i];
+        if (h->thread_live)
+            pthread_join(h->thread, NULL);
+        h->thread_live = 0;
+        h->req = NULL;
+    }
+}
+
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
 {
     struct timeman tm;
     gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
-    int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv;
+    int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv, completed = 0;
 
+    assert(ab->id == 0);
     tm_init(&tm, req, ab->game->to_move(req->pos));
     ab->req = req;
     ab->tm = &tm;
@@ -569,33 +790,16 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
+    start_helpers(ab, req, maxdepth);
 
     for (int depth = 1; depth <= maxdepth; depth++) {
+        atomic_store_explicit(&ab->cur_depth, depth, memory_order_relaxed);
         ab->seldepth = 0;
         ab->nexcluded = 0;
         for (int k = 0; k < multipv; k++) {
-            int alpha = -INF, beta = INF, delta = ab->par.aspiration, s;
-            if (k == 0 && depth >= AB_ASP_MIN_DEPTH && delta && abs(score) < AB_WIN_BOUND) {
-                alpha = score - delta;
-                beta = score + delta;
-            }
+            int s;
             ab->root_prev = depth > 1 ? best : GAME_MOVE_NONE;
-            for (;;) {
-                ab->root_prev_done = 0;
-                s = search(ab, 0, depth, alpha, beta, 0);
-                if (ab->stopped)
-                    break;
-                if (s <= alpha) {
-                    beta = (alpha + beta) / 2;
-                    alpha = s - delta > -INF ? s - delta : -INF;
-                } else if (s >= beta)
-                    beta = s + delta < INF ? s + delta : INF;
-                else
-                    break;
-                delta += delta / 2 + AB_ASP_GROW;
-                if (delta > AB_ASP_MAX)
-                    alpha = -INF, beta = INF;
-            }
+            s = root_search(ab, depth, score, k == 0);
             if (ab->stopped && k == 0 && ab->root_prev_done && ab->pvlen[0] > 0) {
                 /* stopped mid-iteration (the hard stop of movetime, stop,
                  * nodes): the move in pv[0] was searched to the end at this
@@ -610,6 +814,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             if (ab->stopped || ab->pvlen[0] == 0)
                 break;
             if (k == 0) {
+                completed = depth;
                 stable = ab->pv[0][0] == best ? stable + 1 : 0;
                 best = ab->pv[0][0];
                 score = s;
@@ -625,6 +830,16 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             break; /* the proven result will not change */
         if (!tm_continue(&tm, stable / (double)AB_STABLE_ITERATIONS))
             break;
+    }
+    end_helpers(ab);
+    if (ab->done_depth > completed && multipv == 1 && ab->done_pvlen > 0) {
+        /* a helper completed a deeper iteration than the main search: the
+         * deepest completed result is the move */
+        best = ab->done_pv[0];
+        bestpvlen = ab->done_pvlen;
+        memcpy(bestpv, ab->done_pv, (size_t)bestpvlen * sizeof(gmove));
+        ab->seldepth = ab->done_seldepth;
+        report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
     }
     if (bestpvlen > 1)
         *ponder = bestpv[1];
@@ -646,5 +861,5 @@ uint64_t ab_bench_position(struct ab *ab, const void *st, int depth)
     req.start_us = now_us();
     req.stop = &stop;
     ab_go(ab, &req, &ponder);
-    return ab->nodes;
+    return total_nodes(ab);
 }

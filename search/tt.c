@@ -15,17 +15,17 @@ static void *(*tt_calloc)(size_t, size_t) = calloc;
 void tt_set_calloc(void *(*fn)(size_t, size_t)) { tt_calloc = fn ? fn : calloc; }
 
 /* A bucket is one 64-byte cache line only if the table starts on one, which
- * calloc does not promise (glibc gives 16): a table of n entries taken with
+ * calloc does not promise (glibc gives 16): a table of n slots taken with
  * one bucket to spare, its start rounded up (t->raw is what to free). */
 #define TT_LINE 64
-_Static_assert(BUCKET * sizeof(struct tt_entry) == TT_LINE, "a bucket is one cache line");
-static struct tt_entry *tt_alloc(struct tt *t, size_t n)
+_Static_assert(BUCKET * sizeof(struct tt_slot) == TT_LINE, "a bucket is one cache line");
+static struct tt_slot *tt_alloc(struct tt *t, size_t n)
 {
-    void *raw = tt_calloc(n + BUCKET, sizeof(struct tt_entry));
+    void *raw = tt_calloc(n + BUCKET, sizeof(struct tt_slot));
     if (!raw)
         return NULL;
     t->raw = raw;
-    return (struct tt_entry *)(((uintptr_t)raw + TT_LINE - 1) & ~(uintptr_t)(TT_LINE - 1));
+    return (struct tt_slot *)(((uintptr_t)raw + TT_LINE - 1) & ~(uintptr_t)(TT_LINE - 1));
 }
 
 size_t tt_physical_mb(void)
@@ -39,7 +39,7 @@ size_t tt_physical_mb(void)
 int tt_init(struct tt *t, size_t mb)
 {
     size_t bytes, buckets = 1;
-    struct tt_entry *e;
+    struct tt_slot *e;
     if (!mb)
         mb = 1;
     /* A table the machine cannot hold is refused before it is touched:
@@ -48,7 +48,7 @@ int tt_init(struct tt *t, size_t mb)
     if (mb > TT_MAX_MB || mb > tt_physical_mb())
         return -1;
     bytes = mb << 20;
-    while (buckets * 2 * BUCKET * sizeof(struct tt_entry) <= bytes)
+    while (buckets * 2 * BUCKET * sizeof(struct tt_slot) <= bytes)
         buckets *= 2;
     struct tt fresh = {0};
     if (!(e = tt_alloc(&fresh, buckets * BUCKET)))
@@ -57,7 +57,7 @@ int tt_init(struct tt *t, size_t mb)
     t->e = e;
     t->mask = buckets - 1;
     t->gen = 0;
-    t->dirty = 0;
+    atomic_store_explicit(&t->dirty, 0, memory_order_relaxed);
     return 0;
 }
 
@@ -75,55 +75,90 @@ void tt_clear(struct tt *t)
      * given back and taken anew: fresh zero pages cost nothing until the
      * search touches them, where a memset of 64 MiB took a second on a
      * loaded machine (at every newgame, outside any clock). */
-    if (t->dirty) {
-        struct tt_entry *e;
+    if (atomic_load_explicit(&t->dirty, memory_order_relaxed)) {
+        struct tt_slot *e;
         tt_free(t);
         if (!(e = tt_alloc(t, n))) {
             /* the size just freed: dies only if the OS is out */
             t->raw = xcalloc(n + BUCKET, sizeof *e);
-            e = (struct tt_entry *)(((uintptr_t)t->raw + TT_LINE - 1) &
+            e = (struct tt_slot *)(((uintptr_t)t->raw + TT_LINE - 1) &
                                     ~(uintptr_t)(TT_LINE - 1));
         }
         t->e = e;
     }
     t->gen = 0;
-    t->dirty = 0;
+    atomic_store_explicit(&t->dirty, 0, memory_order_relaxed);
 }
 
 void tt_new_search(struct tt *t) { t->gen = (uint8_t)((t->gen + 4) & 0xfc); }
 
-static struct tt_entry *bucket(struct tt *t, uint64_t key)
+static struct tt_slot *bucket(const struct tt *t, uint64_t key)
 {
     return t->e + (key & t->mask) * BUCKET;
 }
 
-struct tt_entry *tt_probe(struct tt *t, uint64_t key)
+/* The two words of a slot, and back.  The check word holds the key XOR-ed
+ * with both halves of the data word: a slot whose words come from two
+ * different stores (threads storing at once) decodes to a wrong key. */
+static uint32_t fold(uint64_t data) { return (uint32_t)data ^ (uint32_t)(data >> 32); }
+
+static void slot_load(const struct tt_slot *s, struct tt_entry *e)
 {
-    struct tt_entry *b = bucket(t, key);
+    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    uint64_t check = atomic_load_explicit(&s->check, memory_order_relaxed);
+    e->key = (uint32_t)(check >> 32) ^ fold(data);
+    e->move = (uint32_t)data;
+    e->score = (int16_t)(uint16_t)(data >> 32);
+    e->eval = (int16_t)(uint16_t)(data >> 48);
+    e->depth = (uint8_t)(check >> 8);
+    e->flags = (uint8_t)check;
+}
+
+static void slot_save(struct tt_slot *s, const struct tt_entry *e)
+{
+    uint64_t data = (uint64_t)e->move | (uint64_t)(uint16_t)e->score << 32 |
+                    (uint64_t)(uint16_t)e->eval << 48;
+    uint64_t check = (uint64_t)(e->key ^ fold(data)) << 32 | (uint64_t)e->depth << 8 | e->flags;
+    atomic_store_explicit(&s->data, data, memory_order_relaxed);
+    atomic_store_explicit(&s->check, check, memory_order_relaxed);
+}
+
+int tt_probe(const struct tt *t, uint64_t key, struct tt_entry *out)
+{
+    const struct tt_slot *b = bucket(t, key);
     uint32_t k = (uint32_t)(key >> 32);
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].key == k && (b[i].flags & 3))
-            return &b[i];
-    return NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        slot_load(&b[i], out);
+        if (out->key == k && (out->flags & 3))
+            return 1;
+    }
+    return 0;
 }
 
 void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval, int depth, int bound)
 {
-    struct tt_entry *b = bucket(t, key), *r = &b[0];
+    struct tt_slot *b = bucket(t, key);
+    struct tt_entry e[BUCKET], *r = &e[0];
     uint32_t k = (uint32_t)(key >> 32);
-    int worst = 1 << 30;
-    t->dirty = 1;
+    int worst = 1 << 30, ri = 0;
+    /* one write of the shared flag, not one a store (a line every thread
+     * would pull) */
+    if (!atomic_load_explicit(&t->dirty, memory_order_relaxed))
+        atomic_store_explicit(&t->dirty, 1, memory_order_relaxed);
     for (int i = 0; i < BUCKET; i++) {
-        if (b[i].key == k || !(b[i].flags & 3)) {
-            r = &b[i];
+        slot_load(&b[i], &e[i]);
+        if (e[i].key == k || !(e[i].flags & 3)) {
+            r = &e[i];
+            ri = i;
             break;
         }
         /* older generations and shallower entries go first */
-        int age = (uint8_t)(t->gen - (b[i].flags & 0xfc)) / 4;
-        int worth = b[i].depth - 8 * age;
+        int age = (uint8_t)(t->gen - (e[i].flags & 0xfc)) / 4;
+        int worth = e[i].depth - 8 * age;
         if (worth < worst) {
             worst = worth;
-            r = &b[i];
+            r = &e[i];
+            ri = i;
         }
     }
     /* keep a deeper entry of the same position unless this one is exact */
@@ -137,6 +172,7 @@ void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval, in
     r->eval = (int16_t)eval;
     r->depth = (uint8_t)(depth < 0 ? 0 : depth > 255 ? 255 : depth);
     r->flags = (uint8_t)(t->gen | bound);
+    slot_save(&b[ri], r);
 }
 
 int tt_hashfull(const struct tt *t)
@@ -144,9 +180,10 @@ int tt_hashfull(const struct tt *t)
     int n = 0, total = 0;
     for (size_t i = 0; i < 250 && i <= t->mask; i++)
         for (int j = 0; j < BUCKET; j++) {
-            const struct tt_entry *e = &t->e[i * BUCKET + j];
+            uint64_t check =
+                atomic_load_explicit(&t->e[i * BUCKET + j].check, memory_order_relaxed);
             total++;
-            n += (e->flags & 3) && (e->flags & 0xfc) == t->gen;
+            n += (check & 3) && (check & 0xfc) == t->gen;
         }
     return total ? n * 1000 / total : 0;
 }

@@ -99,6 +99,22 @@ palagan_threads_bench() {
     if [ $mode = quick ]; then "$tool" 1000 2 1; else "$tool" 20000 2 3; fi | tail -1
 }
 palagan_threads_bench
+# Lazy SMP: time to depth with Threads=2 against 1 over the bench positions
+# (tests/tools/time_to_depth.c; its last line, the median ratio; wall
+# times: state the machine's load with them)
+ttd_bench() { # game depth
+    tool=build/tools/time_to_depth
+    make -s "$tool" >/dev/null 2>&1 || return 0
+    n=$(echo $runs | wc -w)
+    "$tool" "$1" "$2" 2 "$n" | tail -1
+}
+if [ $mode = quick ]; then
+    ttd_bench loa 5
+    ttd_bench fetlar 4
+else
+    ttd_bench loa 8
+    ttd_bench fetlar 7
+fi
 search_bench medan-loa
 search_bench medan-fetlar
 search_bench medan-palagan

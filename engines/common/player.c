@@ -15,6 +15,10 @@ void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *op
               const struct ab_params *defaults)
 {
     ab_init(&p->ab, g, ops, eng, (size_t)p->hash_mb);
+    if (p->threads < 1) /* a player set up without the option defaults */
+        p->threads = 1;
+    if (ab_set_threads(&p->ab, (int)p->threads))
+        die("out of memory for %d search threads", (int)p->threads);
     p->defaults = defaults ? *defaults : ab_default_params;
     p->ab.par = p->defaults;
     p->ab.par.contempt = (int)p->contempt;
@@ -73,6 +77,12 @@ int abp_option_changed(struct ab_player *p, const struct opt_spec *o, char *err,
                            "cannot allocate %lld MiB for Hash; the table stays as it was",
                            (long long)p->hash_mb);
         }
+    } else if (strcmp(o->name, "Threads") == 0) {
+        if (p->threads < 1) /* a player set up without the option defaults */
+        p->threads = 1;
+    if (ab_set_threads(&p->ab, (int)p->threads))
+            return set_err(err, n, -1, "cannot allocate %lld search threads; %d kept",
+                           (long long)p->threads, p->ab.threads);
     } else if (strcmp(o->name, "Seed") == 0)
         rng_seed(&p->rng, (uint64_t)p->seed);
     else if (strcmp(o->name, "ClearHash") == 0)

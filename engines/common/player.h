@@ -1,5 +1,5 @@
 /* player.h - what every two-seat alpha-beta engine (LOA, Fetlar) shares:
- * the Hash, Seed, Strategy and ClearHash options, the search/greedy/random
+ * the Hash, Threads, Seed, Strategy and ClearHash options, the search/greedy/random
  * strategies, and a bench over a fixed list of positions.  An engine embeds a
  * struct ab_player and adds its evaluation (struct ab_ops) and options.
  * Engine parts, not search: it speaks the protocol's options (struct
@@ -15,6 +15,7 @@
 
 struct ab_player {
     int64_t hash_mb;
+    int64_t threads;
     int64_t seed;
     int64_t contempt;
     char strategy[OPT_STR_LEN];
@@ -28,6 +29,8 @@ struct ab_player {
 #define AB_PLAYER_OPTIONS(T, M)                                                                   \
     {"Hash", OPT_SPIN, "64", 1, 65536, NULL, offsetof(T, M.hash_mb),                              \
      "transposition table size in MiB"},                                                          \
+    {"Threads", OPT_SPIN, "1", 1, AB_MAX_THREADS, NULL, offsetof(T, M.threads),                   \
+     "search threads (Lazy SMP: one shared table); between searches only"},                       \
     {"Seed", OPT_SPIN, "0", 0, INT64_MAX, NULL, offsetof(T, M.seed),                              \
      "seed of the engine's random choices"},                                                      \
     {"Strategy", OPT_COMBO, "search", 0, 0, "search greedy random", offsetof(T, M.strategy),      \

@@ -1,6 +1,7 @@
 /* engine.c - the Fetlar Hnefatafl player behind medan-fetlar: alpha-beta
  * (search/ab.c) with the tafl evaluation of eval.c, plus the greedy and
  * random baselines of the Strategy option. */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,11 +22,14 @@
 /* Evaluations already made, by position: the quiescence search evaluates
  * every node it visits, and many are reached again (transpositions, the
  * next iteration).  Direct-mapped, the whole key kept; emptied when the
- * weights change. */
+ * weights change.  Shared by the search threads (Threads) without a lock:
+ * two words read and written with relaxed atomics, the key stored XOR-ed
+ * with the score, so a slot torn by two threads storing at once (one's
+ * score, the other's key) does not match and is a miss. */
 #define FETLAR_EVAL_CACHE (1 << 14)
 struct eval_slot {
-    uint64_t key; /* 0: empty (a key of 0 is never stored) */
-    int32_t score;
+    _Atomic uint64_t check; /* key ^ score; 0: empty (a key of 0 is never stored) */
+    _Atomic uint64_t score; /* the score, as uint32 */
 };
 
 struct fetlar_engine {
@@ -47,11 +51,14 @@ static int ev(void *eng, const void *st)
     uint64_t key = s->hash ^ (s->quiet > e->w.quiet_fade
                                   ? (uint64_t)s->quiet * 0x9e3779b97f4a7c15u : 0);
     struct eval_slot *slot = &e->cache[key & (FETLAR_EVAL_CACHE - 1)];
-    if (key && slot->key == key)
-        return slot->score;
+    uint64_t sc = atomic_load_explicit(&slot->score, memory_order_relaxed);
+    uint64_t check = atomic_load_explicit(&slot->check, memory_order_relaxed);
+    if (key && check && (check ^ sc) == key)
+        return (int32_t)(uint32_t)sc;
     int score = fetlar_evaluate(s, &e->w, NULL);
-    slot->key = key;
-    slot->score = score;
+    sc = (uint32_t)score;
+    atomic_store_explicit(&slot->score, sc, memory_order_relaxed);
+    atomic_store_explicit(&slot->check, key ^ sc, memory_order_relaxed);
     return score;
 }
 

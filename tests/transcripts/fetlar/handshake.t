@@ -6,6 +6,7 @@ id version *
 protocol 1
 game fetlar players 2
 option name Hash type spin default 64 min 1 max 65536
+option name Threads type spin default 1 min 1 max 256
 option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button

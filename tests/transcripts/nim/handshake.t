@@ -7,6 +7,7 @@ id version *
 protocol 1
 game nim players 2 heaps=3,4,5 (1..8 heaps of 1..20)
 option name Hash type spin default 64 min 1 max 65536
+option name Threads type spin default 1 min 1 max 256
 option name Seed type spin default 0 min 0 max *
 option name Strategy type combo default search var search var greedy var random
 option name ClearHash type button
