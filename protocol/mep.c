@@ -625,10 +625,12 @@ static int c_legalmoves(struct mep *m, int argc, char **argv)
         m->g->format_move(cur(m), m->legal[i], t, sizeof t);
         buf_printf(line, cap, &len, " %s", t);
     }
+    if (len > cap - 2) /* never: a list is far below cap (max_moves short tokens) */
+        len = cap - 2;
+    line[len++] = '\n';
+    line[len] = '\0';
     pthread_mutex_lock(&m->out_lock);
-    fputs(line, m->out);
-    fputc('\n', m->out);
-    fflush(m->out);
+    put_locked(m, line, len); /* to the FILE or, in a mep_new_cb session, the callback */
     pthread_mutex_unlock(&m->out_lock);
     free(line);
     return ok(m);

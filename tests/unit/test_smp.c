@@ -205,6 +205,21 @@ static void test_option_and_busy(void **st)
     close_s(&s);
 }
 
+/* A callback session (mep_new_cb: no FILE) answers legalmoves through its
+ * callback like every other line (it wrote to a NULL FILE once). */
+static void test_cb_legalmoves(void **st)
+{
+    struct session s;
+    (void)st;
+    open_e(&s, &loa_engine);
+    assert_string_equal(cmd(&s, "position fen ww6/8/8/8/8/4b3/7b/6w1 b"), "ok\n");
+    char *o = cmd(&s, "legalmoves");
+    assert_true(str_prefix(o, "moves "));
+    assert_non_null(strstr(o, " e3xg1"));
+    assert_non_null(strstr(o, "\nok\n"));
+    close_s(&s);
+}
+
 /* Threads 2..4: legal moves from the start, and the proven results the
  * one-thread transcripts show (tests/transcripts/{loa,fetlar}/). */
 static void test_legal_and_wins(void **st)
@@ -398,6 +413,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_torn_slot),
         cmocka_unit_test(test_option_and_busy),
+        cmocka_unit_test(test_cb_legalmoves),
         cmocka_unit_test(test_legal_and_wins),
         cmocka_unit_test(test_threads_1_4_1),
         cmocka_unit_test(test_stop_infinite),
