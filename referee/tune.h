@@ -1,0 +1,33 @@
+/* tune.h - `medan-referee tune`: SPSA over matches (docs/referee.md,
+ * "Tuning with SPSA"). */
+#ifndef REF_TUNE_H
+#define REF_TUNE_H
+
+#include <stddef.h>
+
+/* The subcommand: argv after "tune".  Exit status: 0 done, 1 usage or a
+ * state file that does not fit, 2 a match stopped on an error. */
+int ref_tune_main(int argc, char **argv);
+
+/* One tuned parameter, as `name,start,min,max,c_end,r_end` gives it. */
+struct ref_tune_param {
+    char name[64];     /* "Skill" or "Weights.conc" */
+    char option[64];   /* the engine option: "Skill", "Weights" */
+    char entry[64];    /* the named-int entry ("conc"), "" for a whole option */
+    double start, min, max, c_end, r_end;
+    int integer;       /* start, min and max written as integers */
+};
+
+/* Parse one `name,start,min,max,c_end,r_end`; 0, or -1 with err. */
+int ref_tune_param_parse(const char *s, struct ref_tune_param *p, char *err,
+                         size_t n);
+
+/* The SPSA gain sequences as fishtest defines them, for N iterations and
+ * constants A, alpha, gamma: c_k = c / k^gamma with c = c_end * N^gamma,
+ * a_k = a / (A + k)^alpha with a = r_end * c_end^2 * (A + N)^alpha. */
+double ref_tune_ck(const struct ref_tune_param *p, int iterations,
+                   double gamma, int k);
+double ref_tune_ak(const struct ref_tune_param *p, int iterations, double A,
+                   double alpha, int k);
+
+#endif
