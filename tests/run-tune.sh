@@ -1,0 +1,156 @@
+#!/bin/sh
+# medan-referee tune (SPSA): the synthetic problem (tests/mock/spsa-nim.c,
+# whose strength is a known function of its options) solved from a start
+# far from the optimum; the same command twice gives the same trajectory;
+# kill -9 and the same command again continues to that same trajectory;
+# bounds respected; the values an engine is sent; refused input; a short
+# run of LOA (Weights and SearchParams entries), Palagan (a spin) and
+# Battalion (three seats: theta+, theta-, theta over rotated deals); the
+# report's parameter paths.  Everything runs under deterministic limits
+# (the mock answers at once; the real engines under depth= or nodes=), so
+# a busy machine changes the time taken, never a result.
+#   usage: sh tests/run-tune.sh BUILD BIN
+set -u
+BUILD=${1:-build}
+BIN=${2:-bin}
+REF=$BIN/medan-referee
+MOCK=$BUILD/mock/spsa-nim
+T=$(mktemp -d "${TMPDIR:-/tmp}/tune-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/check-lib.sh"
+
+# state FILE EXPR: a Python expression over the state s (json) printed
+state() { python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# --- the synthetic problem: optimum Skill 700, Temper 0.35, bias 40 ---------
+start=$(date +%s)
+$REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+    --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+    --param Weights.bias,-60,-100,100,20,0.06 \
+    --iterations 250 --pairs 2 --progress 50 --seed 1 --concurrency 2 \
+    --state "$T/conv.json" >"$T/conv.out" 2>"$T/conv.err"
+check $? 0 "synthetic problem: exit 0"
+echo "     (synthetic problem: 1000 games in $(($(date +%s) - start)) s; load $(cut -d' ' -f1 /proc/loadavg))"
+check "$(state "$T/conv.json" "s['k'], s['games']")" "250 1000" "synthetic problem: 250 iterations of 2 pairs"
+v=$(state "$T/conv.json" "' '.join('%.4g' % x for x in s['theta'])")
+echo "     (tuned: Skill Temper bias = $v; optimum 700 0.35 40; start 100 0.9 -60)"
+check "$(state "$T/conv.json" "abs(s['theta'][0] - 700) <= 100")" True "synthetic problem: Skill (integer) within 100 of 700"
+check "$(state "$T/conv.json" "abs(s['theta'][1] - 0.35) <= 0.1")" True "synthetic problem: Temper (real) within 0.1 of 0.35"
+check "$(state "$T/conv.json" "abs(s['theta'][2] - 40) <= 20")" True "synthetic problem: Weights.bias (named-int entry) within 20 of 40"
+check "$(state "$T/conv.json" "[h['k'] for h in s['history']] == list(range(0, 251, 50))")" True \
+    "synthetic problem: the path every --progress iterations, from the start"
+check "$(grep -c '^tune: iteration' "$T/conv.err")" 5 "synthetic problem: a progress line every 50 iterations"
+grep -q '^Engine keys: option.Skill=[0-9]* option.Temper=[0-9.]* option.Weights=bias=[0-9-]*$' "$T/conv.out" &&
+    ok "synthetic problem: the tuned values as engine keys" || bad "no engine keys line: $(cat "$T/conv.out")"
+
+# --- the same command twice: the same trajectory; kill -9 and continue -----
+short() {
+    $REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+        --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+        --iterations 60 --progress 5 --seed 7 "$@"
+}
+short --state "$T/a.json" >/dev/null 2>&1
+check $? 0 "determinism: a first run"
+short --state "$T/b.json" --concurrency 2 >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/b.json" && ok "determinism: the same command (and --concurrency 2) gives the same state, path and games" ||
+    bad "determinism: two runs differ: $(diff "$T/a.json" "$T/b.json" | head -c 600)"
+short --state "$T/c.json" --seed 8 >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/c.json" && bad "another --seed gives the same run" || ok "determinism: another --seed, another run"
+
+short --state "$T/k.json" >"$T/k1.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+    k=$(state "$T/k.json" "s['k']" 2>/dev/null || echo 0)
+    [ "${k:-0}" -ge 12 ] && break
+    sleep 0.05
+    i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+k=$(state "$T/k.json" "s['k']")
+[ "$k" -ge 12 ] && [ "$k" -lt 60 ] && ok "resume: killed (-9) after iteration $k" ||
+    bad "resume: the kill came at k=$k (want 12..59)"
+short --state "$T/k.json" >"$T/k2.out" 2>"$T/k2.err"
+check $? 0 "resume: the same command again: exit 0"
+grep -q "resuming .* after iteration $k of 60" "$T/k2.err" && ok "resume: says where it continues" ||
+    bad "resume: no resuming line: $(head -3 "$T/k2.err")"
+cmp -s "$T/a.json" "$T/k.json" && ok "resume: the resumed run ends where the uninterrupted one does (state, path, games)" ||
+    bad "resume: differs: $(diff "$T/a.json" "$T/k.json" | head -c 600)"
+cp "$T/a.json" "$T/a.keep"
+short --state "$T/a.json" --seed 9 >/dev/null 2>"$T/other.err"
+check $? 1 "resume: a state file of another run is refused"
+grep -q "is from another run" "$T/other.err" && cmp -s "$T/a.json" "$T/a.keep" &&
+    ok "resume: ... with a reason, the file unchanged" || bad "resume: $(cat "$T/other.err")"
+echo '{"medan_tune": 1, "k": "x"' >"$T/broken.json"
+short --state "$T/broken.json" >/dev/null 2>"$T/broken.err"
+check $? 1 "resume: a damaged state file is refused"
+
+# --- bounds: start at the edge, a perturbation far past it ------------------
+# The mock refuses a Skill outside 0..1000 and a Temper outside 0..1 (the
+# match would stop, exit 2): every value sent is within [min, max].
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,1000,0,1000,900,0.5 \
+    --param Temper,0,0,1,5,0.5 --iterations 20 --seed 3 --state "$T/edge.json" >/dev/null 2>"$T/edge.err"
+check $? 0 "bounds: perturbations past min and max are clamped (the engine accepted every value)"
+check "$(state "$T/edge.json" "all(0 <= s['theta'][0] <= 1000 and 0 <= s['theta'][1] <= 1 for _ in [0])")" True \
+    "bounds: theta stays within [min, max]"
+
+# --- what the engines are sent (the protocol trace) -------------------------
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 option.Weights=bias=3 \
+    --param Skill,500,0,1000,10,0.002 --param Weights.bias,10,-100,100,5,0.002 \
+    --iterations 1 --seed 5 --logdir "$T/logs" --trace >/dev/null 2>&1
+check $? 0 "trace: a run of one iteration"
+cat "$T"/logs/* >"$T/trace.txt" 2>/dev/null
+grep -Eq 'setoption name Skill value (49[0-9]|50[0-9]|51[01])$' "$T/trace.txt" &&
+    ok "trace: Skill sent as an integer near 500 +- 10" || bad "trace: no integer Skill: $(grep -m3 setoption "$T/trace.txt")"
+grep -Eq 'setoption name Weights value bias=3,bias=(5|6|7|8|9|1[0-5])$' "$T/trace.txt" &&
+    ok "trace: Weights keeps the engine's own entries and adds the tuned one after them" ||
+    bad "trace: Weights: $(grep -m3 'name Weights' "$T/trace.txt")"
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,500.5,0,1000,10,0.002 \
+    --iterations 3 >/dev/null 2>"$T/real.err"
+check $? 2 "a real parameter (500.5) for a spin option: the match stops (exit 2)"
+grep -q "option Skill=[0-9.]* refused: bad_value" "$T/real.err" && ok "... naming the option the engine refused" ||
+    bad "real for spin: $(cat "$T/real.err")"
+
+# --- refused input ----------------------------------------------------------
+refuse() {
+    want=$1
+    shift
+    $REF tune "$@" >/dev/null 2>"$T/refuse.err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -qi -- "$want" "$T/refuse.err"; then ok "refused: $want"
+    else bad "not refused ($rc): $* : $(head -c 300 "$T/refuse.err")"; fi
+}
+E="--game nim --engine cmd=$MOCK nodes=1 --iterations 2"
+refuse "min must be below max" $E --param Skill,5,10,0,1,0.1
+refuse "start must be within" $E --param Skill,50,0,10,1,0.1
+refuse "is not a number" $E --param Skill,x,0,10,1,0.1
+refuse "want name,start,min,max,c_end,r_end" $E --param Skill,1,0,10,1
+refuse "c_end and r_end must be above 0" $E --param Skill,1,0,10,0,0.1
+refuse "holds integers" $E --param Weights.bias,1.5,0,10,1,0.1
+refuse "is given twice" $E --param Skill,1,0,10,1,0.1 --param skill,1,0,10,1,0.1
+refuse "a parameter is an option name" $E --param 'Sk ill,1,0,10,1,0.1'
+refuse "tune sets itself" $E --param Skill,1,0,10,1,0.1 --results "$T/r.jsonl"
+refuse "one --engine" $E --engine cmd=$MOCK --param Skill,1,0,10,1,0.1
+refuse "usage" --game nim --engine cmd=$MOCK nodes=1 --param Skill,1,0,10,1,0.1
+refuse "bad --spsa setting" $E --param Skill,1,0,10,1,0.1 --spsa alpha=2
+printf '# comment\nSkill, 1, 0, 10, 1, 0.1\nTemper,0.5,0,1,0.1\n' >"$T/p.txt"
+refuse "p.txt:3:" $E --params "$T/p.txt"
+[ ! -e "$T/r.jsonl" ] && ok "refused: nothing written" || bad "refused input wrote a file"
+
+# --- every game: LOA, Palagan, Battalion (three seats) ----------------------
+$REF tune --game loa --engine cmd="$BIN/medan-loa" depth=1 \
+    --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
+    --iterations 2 --pairs 1 --openings file=openings/loa.epd --state "$T/loa.json" >"$T/loa.out" 2>&1 ||
+    bad "loa: $(tail -3 "$T/loa.out")"
+check "$(state "$T/loa.json" "s['k'], s['games']")" "2 4" "loa: Weights and SearchParams entries, 2 iterations from the suite"
+$REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
+    --param GraveRef,25,1,200,5,0.002 --iterations 2 --state "$T/pal.json" >"$T/pal.out" 2>&1 ||
+    bad "palagan: $(tail -3 "$T/pal.out")"
+check "$(state "$T/pal.json" "s['k'], s['games']")" "2 4" "palagan: a spin, 2 iterations"
+$REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=0.02 option.Iterations=30 \
+    --param PlayoutAttacks,4,1,20,2,0.002 --param Inference,80,0,100,10,0.002 \
+    --iterations 2 --state "$T/bat.json" >"$T/bat.out" 2>&1 || bad "battalion: $(tail -3 "$T/bat.out")"
+check "$(state "$T/bat.json" "s['k'], s['games']")" "2 6" "battalion: three seats, a deal of 3 rotations per iteration"
+
+exit $fail
