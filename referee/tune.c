@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -873,4 +874,105 @@ out:
     tune_free(t);
     free(rest);
     return rc;
+}
+
+/* ---- the path, for the report ---------------------------------------------- */
+
+#define TUNE_STATE_MAX_BYTES (64L << 20)
+
+void ref_tune_path_free(struct ref_tune_path *t)
+{
+    free(t->p);
+    free(t->hk);
+    free(t->theta);
+    memset(t, 0, sizeof *t);
+}
+
+static int num_ok(json_t *v, double *x)
+{
+    if (!json_is_number(v))
+        return 0;
+    *x = json_number_value(v);
+    return isfinite(*x) && fabs(*x) <= 1e15;
+}
+
+int ref_tune_path_load(const char *path, struct ref_tune_path *t, char *err,
+                       size_t n)
+{
+    json_error_t je;
+    json_t *root = NULL, *set, *ps, *hist;
+    char *buf = NULL;
+    size_t len = 0;
+    long long k = 0, iters = 0;
+    const char *game = "";
+    int fd;
+    struct stat sb;
+    memset(t, 0, sizeof *t);
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return set_err(err, n, -1, "%s: %s", path, strerror(errno));
+    if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size > TUNE_STATE_MAX_BYTES) {
+        close(fd);
+        return set_err(err, n, -1, "%s: not a tune state file (a regular file of at "
+                       "most %ld bytes)", path, TUNE_STATE_MAX_BYTES);
+    }
+    buf = xmalloc((size_t)sb.st_size + 1);
+    while (len < (size_t)sb.st_size) {
+        ssize_t r = read(fd, buf + len, (size_t)sb.st_size - len);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    free(buf);
+    if (!root)
+        return set_err(err, n, -1, "%s: not a tune state file (line %d)", path, je.line);
+    if (json_unpack(root, "{s:o,s:I,s:o}", "settings", &set, "k", &k, "history", &hist) < 0 ||
+        json_unpack(set, "{s:s,s:I,s:o}", "game", &game, "iterations", &iters,
+                    "parameters", &ps) < 0 ||
+        !json_is_array(ps) || !json_is_array(hist) || json_array_size(ps) < 1 ||
+        json_array_size(ps) > TUNE_MAX_PARAMS || json_array_size(hist) > TUNE_MAX_HISTORY ||
+        iters < 1 || iters > 100000000 || k < 0 || k > iters)
+        goto bad;
+    snprintf(t->game, sizeof t->game, "%s", game);
+    t->iterations = (int)iters;
+    t->k = (int)k;
+    t->np = (int)json_array_size(ps);
+    t->nh = (int)json_array_size(hist);
+    t->p = xcalloc((size_t)t->np, sizeof *t->p);
+    t->hk = xcalloc((size_t)t->nh + 1, sizeof *t->hk);
+    t->theta = xcalloc((size_t)t->nh * (size_t)t->np + 1, sizeof *t->theta);
+    for (int i = 0; i < t->np; i++) {
+        json_t *q = json_array_get(ps, (size_t)i);
+        const char *name = "";
+        struct ref_tune_param *p = &t->p[i];
+        if (json_unpack(q, "{s:s}", "name", &name) < 0 ||
+            !num_ok(json_object_get(q, "start"), &p->start) ||
+            !num_ok(json_object_get(q, "min"), &p->min) ||
+            !num_ok(json_object_get(q, "max"), &p->max) || !(p->min < p->max))
+            goto bad;
+        snprintf(p->name, sizeof p->name, "%s", name);
+    }
+    for (int h = 0; h < t->nh; h++) {
+        json_t *e = json_array_get(hist, (size_t)h), *v;
+        json_int_t hk;
+        if (json_unpack(e, "{s:I,s:o}", "k", &hk, "theta", &v) < 0 || hk < 0 ||
+            hk > iters || !json_is_array(v) || json_array_size(v) != (size_t)t->np)
+            goto bad;
+        t->hk[h] = (int)hk;
+        for (int i = 0; i < t->np; i++) {
+            double *x = &t->theta[(size_t)h * (size_t)t->np + (size_t)i];
+            if (!num_ok(json_array_get(v, (size_t)i), x) || *x < t->p[i].min ||
+                *x > t->p[i].max)
+                goto bad;
+        }
+    }
+    json_decref(root);
+    return 0;
+bad:
+    json_decref(root);
+    ref_tune_path_free(t);
+    return set_err(err, n, -1, "%s: not a tune state file (a field is missing or out "
+                   "of range)", path);
 }

@@ -30,4 +30,20 @@ double ref_tune_ck(const struct ref_tune_param *p, int iterations,
 double ref_tune_ak(const struct ref_tune_param *p, int iterations, double A,
                    double alpha, int k);
 
+/* A state file's path for `report --html --tune STATE`: the parameters
+ * and theta at each recorded iteration.  Read with a size cap, every
+ * number checked (finite, within its bounds). */
+struct ref_tune_path {
+    char game[32];
+    int iterations, k;        /* planned, done */
+    int np, nh;
+    struct ref_tune_param *p; /* [np] (name, start, min, max) */
+    int *hk;                  /* [nh] iteration of each point */
+    double *theta;            /* [nh][np] */
+};
+/* 0, or -1 with err (naming the file). */
+int ref_tune_path_load(const char *path, struct ref_tune_path *t, char *err,
+                       size_t n);
+void ref_tune_path_free(struct ref_tune_path *t);
+
 #endif

@@ -138,6 +138,41 @@ printf '# comment\nSkill, 1, 0, 10, 1, 0.1\nTemper,0.5,0,1,0.1\n' >"$T/p.txt"
 refuse "p.txt:3:" $E --params "$T/p.txt"
 [ ! -e "$T/r.jsonl" ] && ok "refused: nothing written" || bad "refused input wrote a file"
 
+# --- report --html --tune: each parameter's path ---------------------------
+$REF report --tune "$T/conv.json" --html "$T/tune.html" --title 'SPSA <nim>' >"$T/rep.out" 2>&1
+check $? 0 "report --tune: exit 0"
+check "$(grep -c '<polyline' "$T/tune.html")" 3 "report --tune: a path per parameter"
+for h in '<h2>Skill</h2>' '<h2>Temper</h2>' '<h2>Weights.bias</h2>' 'over 250 of 250 iterations' \
+    'SPSA &lt;nim&gt;'; do
+    grep -qF "$h" "$T/tune.html" || bad "report --tune: no '$h'"
+done
+ok "report --tune: the sections, an escaped title"
+python3 - "$T/conv.json" "$T/hostile.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['settings']['game'] = '<img src=x onerror=alert(1)>'
+s['settings']['parameters'][0]['name'] = '<script>alert(1)</script>"\'&'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+$REF report --tune "$T/hostile.json" --html "$T/hostile.html" >/dev/null 2>&1
+check $? 0 "report --tune: a forged state with markup in its names"
+grep -Eq '<script|<img' "$T/hostile.html" && bad "report --tune: markup from the state file reached the page" ||
+    ok "report --tune: names and game escaped (no element from the file)"
+grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;' "$T/hostile.html" &&
+    ok "report --tune: ... shown as text" || bad "report --tune: the name is not shown as text"
+python3 - "$T/conv.json" "$T/range.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['history'][1]['theta'][0] = 1e300
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+for f in "$T/range.json" /dev/zero "$T" "$T/missing.json"; do
+    $REF report --tune "$f" --html "$T/no.html" >/dev/null 2>"$T/no.err"
+    r=$?
+    if [ $r -eq 1 ] && [ ! -e "$T/no.html" ]; then ok "report --tune refuses $(basename "$f"), writes nothing"
+    else bad "report --tune $f: exit $r: $(cat "$T/no.err")"; fi
+done
+
 # --- every game: LOA, Palagan, Battalion (three seats) ----------------------
 $REF tune --game loa --engine cmd="$BIN/medan-loa" depth=1 \
     --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
