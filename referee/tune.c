@@ -548,9 +548,13 @@ static void final_table(struct tune *t)
     double x[TUNE_MAX_PARAMS];
     printf("SPSA after %d iterations (%lld games; theta-plus +%lld -%lld =%lld)\n",
            t->k, t->games, t->wins, t->losses, t->draws);
-    printf("%-24s %12s %12s %12s %12s\n", "parameter", "start", "tuned", "min", "max");
+    int wid = 9;
+    for (int i = 0; i < t->np; i++)
+        if ((int)strlen(t->p[i].name) > wid)
+            wid = (int)strlen(t->p[i].name);
+    printf("%-*s %12s %12s %12s %12s\n", wid, "parameter", "start", "tuned", "min", "max");
     for (int i = 0; i < t->np; i++) {
-        printf("%-24s %12.6g %12.6g %12.6g %12.6g\n", t->p[i].name, t->p[i].start,
+        printf("%-*s %12.6g %12.6g %12.6g %12.6g\n", wid, t->p[i].name, t->p[i].start,
                t->theta[i], t->p[i].min, t->p[i].max);
         x[i] = t->p[i].integer ? clampd((double)llround(t->theta[i]), t->p[i].min, t->p[i].max)
                                : t->theta[i];
