@@ -585,6 +585,24 @@ static const char *user_option(char **argv, int lo, int hi, const char *name)
 
 static int is_flag_arg(const char *s) { return s[0] == '-'; }
 
+/* A time control among the engine's keys or --each's. */
+static int has_limit(char **rest, int nrest, int lo, int hi)
+{
+    static const char *const keys[] = {"tc=", "st=", "depth=", "nodes=", NULL};
+    int each = 0;
+    for (int i = 0; i < nrest; i++) {
+        if (is_flag_arg(rest[i])) {
+            each = strcmp(rest[i], "--each") == 0;
+            continue;
+        }
+        if (each || (i >= lo && i < hi))
+            for (int k = 0; keys[k]; k++)
+                if (str_prefix(rest[i], keys[k]))
+                    return 1;
+    }
+    return 0;
+}
+
 /* The match's argv: rest with its one --engine group repeated neng times
  * (theta-plus, theta-minus, theta...), each with a slot for every tuned
  * option.  Strings made here go to *owned. */
@@ -817,16 +835,31 @@ int ref_tune_main(int argc, char **argv)
         if (hidden && !keyflag)
             rest[nrest++] = "--key-from-seed";
     }
-    /* a probe with two engines learns the seat count; then the real one */
+    /* A probe with two engines learns the seat count, then the real one;
+     * both quiet (the referee's notes about --key-from-seed are about
+     * matches between rivals), and again aloud when it fails, to say why. */
     {
-        int nseats = 2;
+        int nseats = 2, bad;
         if (parse_match(t, rest, nrest, eng_at, eng_end, 2, 1) == 0)
             nseats = t->m.nseats;
         tune_free(t);
         memset(&t->m, 0, sizeof t->m);
         t->val = NULL;
-        if (parse_match(t, rest, nrest, eng_at, eng_end, nseats, 0) < 0)
+        bad = parse_match(t, rest, nrest, eng_at, eng_end, nseats, 1) < 0;
+        if (bad) {
+            tune_free(t);
+            memset(&t->m, 0, sizeof t->m);
+            parse_match(t, rest, nrest, eng_at, eng_end, nseats, 0);
             goto out;
+        }
+    }
+    if (!has_limit(rest, nrest, eng_at, eng_end))
+        fprintf(stderr, "medan-referee tune: warning: the engine has no time control "
+                "(tc=, st=, depth= or nodes=); using st=1 (one second a move)\n");
+    if (hidden && !keyflag) {
+        ref_key_from_seed(t->seed, t->m.key);
+        fprintf(stderr, "tune: the %s deals follow from --seed (a public key: the "
+                "seats hold copies of one engine)\n", t->m.g->name);
     }
     t->m.quiet = 1;
     t->m.games = t->m.encounter_games = t->pairs * (t->m.nseats > 2 ? t->m.nseats : 2);
