@@ -183,9 +183,18 @@ $REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
     --param GraveRef,25,1,200,5,0.002 --iterations 2 --state "$T/pal.json" >"$T/pal.out" 2>&1 ||
     bad "palagan: $(tail -3 "$T/pal.out")"
 check "$(state "$T/pal.json" "s['k'], s['games']")" "2 4" "palagan: a spin, 2 iterations"
-$REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=0.02 option.Iterations=30 \
-    --param PlayoutAttacks,4,1,20,2,0.002 --param Inference,80,0,100,10,0.002 \
-    --iterations 2 --state "$T/bat.json" >"$T/bat.out" 2>&1 || bad "battalion: $(tail -3 "$T/bat.out")"
-check "$(state "$T/bat.json" "s['k'], s['games']")" "2 6" "battalion: three seats, a deal of 3 rotations per iteration"
+# Battalion: Iterations= bounds each search (st= only a safety net), so
+# the deals (from tune's --seed) and the games are the same run to run.
+for i in 1 2; do
+    $REF tune --game battalion players=4 --engine cmd="$BIN/medan-battalion" st=5 option.Iterations=30 \
+        --param PlayoutAttacks,4,1,20,2,0.02 --param Inference,80,0,100,10,0.02 \
+        --iterations 3 --seed 3 --concurrency 2 --state "$T/bat$i.json" >"$T/bat.out" 2>&1 ||
+        bad "battalion: $(tail -3 "$T/bat.out")"
+done
+check "$(state "$T/bat1.json" "s['k'], s['games']")" "3 12" "battalion: four seats, a deal of 4 rotations per iteration"
+cmp -s "$T/bat1.json" "$T/bat2.json" && ok "battalion: the same command, the same deals and run" ||
+    bad "battalion: two runs differ"
+grep -q "deals follow from --seed" "$T/bat.out" && ok "battalion: says where the deals come from" ||
+    bad "battalion: $(head -3 "$T/bat.out")"
 
 exit $fail
