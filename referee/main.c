@@ -351,7 +351,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         fprintf(stderr, "usage: medan-referee --game G --engine KEYS... --engine KEYS... [options]\n"
-                        "       medan-referee check|merge ...   (medan-referee --help for all)\n");
+                        "       medan-referee check|merge|report|tune ...   (medan-referee --help for all)\n");
         return 1;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
