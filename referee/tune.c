@@ -804,7 +804,8 @@ int ref_tune_main(int argc, char **argv)
                 tbad("at most %d engine options", TUNE_MAX_OPTS);
                 goto out;
             }
-            snprintf(t->opt[o].name, sizeof t->opt[o].name, "%s", t->p[i].option);
+            _Static_assert(sizeof t->opt[o].name == sizeof t->p[i].option, "name sizes");
+            memcpy(t->opt[o].name, t->p[i].option, sizeof t->opt[o].name);
             t->opt[o].named = *t->p[i].entry != 0;
             uv = user_option(rest, eng_at, eng_end, t->opt[o].name);
             if (!uv) {
