@@ -798,7 +798,8 @@ int ref_report_main(int argc, char **argv)
     if (R.mixed)
         fprintf(stderr, "medan-referee report: records of another game or seat count "
                         "were left out\n");
-    qsort(R.g, (size_t)R.n, sizeof *R.g, by_game);
+    if (R.n) /* --tune alone: no games (and R.g NULL) */
+        qsort(R.g, (size_t)R.n, sizeof *R.g, by_game);
     renumber(&R);
     /* Through a temporary file: a failure leaves no half page. */
     if (ref_outfile_open(&of, out, err, sizeof err) < 0) {

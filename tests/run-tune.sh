@@ -27,7 +27,7 @@ start=$(date +%s)
 $REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
     --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
     --param Weights.bias,-60,-100,100,20,0.06 \
-    --iterations 250 --pairs 2 --progress 50 --seed 1 --concurrency 2 \
+    --iterations 250 --pairs 2 --progress 50 --seed 1 \
     --state "$T/conv.json" >"$T/conv.out" 2>"$T/conv.err"
 check $? 0 "synthetic problem: exit 0"
 echo "     (synthetic problem: 1000 games in $(($(date +%s) - start)) s; load $(cut -d' ' -f1 /proc/loadavg))"
