@@ -100,6 +100,6 @@ $(BUILD)/mock/spsa-nim: tests/mock/spsa-nim.c $(FLAGS_STAMP) $(REG_OBJ) $(GAME_L
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lreadline
 .PHONY: tune-test
-tune-test: $(BIN)/medan-referee $(BUILD)/mock/spsa-nim $(BIN)/medan-loa $(BIN)/medan-battalion $(BIN)/medan-palagan
+tune-test: $(BIN)/medan-referee $(BUILD)/mock/spsa-nim $(BIN)/medan-loa $(BIN)/medan-fetlar $(BIN)/medan-battalion $(BIN)/medan-palagan
 	@sh tests/run-tune.sh $(BUILD) $(BIN)
 TEST_STAGES += tune-test

@@ -4,8 +4,9 @@
 # far from the optimum; the same command twice gives the same trajectory;
 # kill -9 and the same command again continues to that same trajectory;
 # bounds respected; the values an engine is sent; refused input; a short
-# run of LOA (Weights and SearchParams entries), Palagan (a spin) and
-# Battalion (three seats: theta+, theta-, theta over rotated deals); the
+# run of LOA (Weights and SearchParams entries), Fetlar (two Weights
+# entries), Palagan (a spin) and Battalion (four seats: theta+, theta-,
+# theta over rotated deals, twice: the same run); the
 # report's parameter paths.  Everything runs under deterministic limits
 # (the mock answers at once; the real engines under depth= or nodes=), so
 # a busy machine changes the time taken, never a result.
@@ -179,6 +180,13 @@ $REF tune --game loa --engine cmd="$BIN/medan-loa" depth=1 \
     --iterations 2 --pairs 1 --openings file=openings/loa.epd --state "$T/loa.json" >"$T/loa.out" 2>&1 ||
     bad "loa: $(tail -3 "$T/loa.out")"
 check "$(state "$T/loa.json" "s['k'], s['games']")" "2 4" "loa: Weights and SearchParams entries, 2 iterations from the suite"
+$REF tune --game fetlar --engine cmd="$BIN/medan-fetlar" depth=1 \
+    --param Weights.att,100,0,400,10,0.002 --param Weights.tempo,10,0,100,4,0.002 \
+    --iterations 2 --openings file=openings/fetlar.epd --state "$T/fet.json" >"$T/fet.out" 2>&1 ||
+    bad "fetlar: $(tail -3 "$T/fet.out")"
+check "$(state "$T/fet.json" "s['k'], s['games']")" "2 4" "fetlar: two Weights entries in one option, 2 iterations from the suite"
+grep -q '^Engine keys: option.Weights=att=[0-9]*,tempo=[0-9]*$' "$T/fet.out" &&
+    ok "fetlar: both entries in one option value" || bad "fetlar: $(tail -1 "$T/fet.out")"
 $REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
     --param GraveRef,25,1,200,5,0.002 --iterations 2 --state "$T/pal.json" >"$T/pal.out" 2>&1 ||
     bad "palagan: $(tail -3 "$T/pal.out")"
