@@ -58,7 +58,10 @@ cmp -s "$T/a.json" "$T/b.json" && ok "determinism: the same command (and --concu
 short --state "$T/c.json" --seed 8 >/dev/null 2>&1
 cmp -s "$T/a.json" "$T/c.json" && bad "another --seed gives the same run" || ok "determinism: another --seed, another run"
 
-short --state "$T/k.json" >"$T/k1.out" 2>&1 &
+# the referee itself in the background (a simple command: $! is its pid)
+$REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+    --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+    --iterations 60 --progress 5 --seed 7 --state "$T/k.json" >"$T/k1.out" 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 600 ]; do
@@ -69,6 +72,7 @@ while [ $i -lt 600 ]; do
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
+kill -0 $pid 2>/dev/null && bad "resume: the killed referee still runs"
 k=$(state "$T/k.json" "s['k']")
 [ "$k" -ge 12 ] && [ "$k" -lt 60 ] && ok "resume: killed (-9) after iteration $k" ||
     bad "resume: the kill came at k=$k (want 12..59)"
