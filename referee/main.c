@@ -14,6 +14,7 @@
 #include "parallel.h"
 #include "report.h"
 #include "stats.h"
+#include "tune.h"
 #include "core/game.h"
 #include "core/util.h"
 #include "engines/registry.h"
@@ -350,7 +351,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         fprintf(stderr, "usage: medan-referee --game G --engine KEYS... --engine KEYS... [options]\n"
-                        "       medan-referee check|merge ...   (medan-referee --help for all)\n");
+                        "       medan-referee check|merge|report|tune ...   (medan-referee --help for all)\n");
         return 1;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -385,6 +386,12 @@ int main(int argc, char **argv)
     sigaddset(&stop_sigs, SIGINT);
     sigaddset(&stop_sigs, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_sigs, NULL);
+    if (strcmp(argv[1], "tune") == 0) {
+        /* SIGINT/SIGTERM kill the engines and exit: the state file holds
+         * the last whole iteration, the same command continues it. */
+        catch_stops(NULL);
+        return ref_tune_main(argc - 2, argv + 2);
+    }
     memset(&m, 0, sizeof m);
     pthread_mutex_init(&m.mu, NULL);
     ref_table_init(&m.table);

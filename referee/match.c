@@ -781,7 +781,7 @@ int ref_match_run(struct ref_match *m)
         }
     }
     m->next = 1;
-    if (preflight(m) < 0) {
+    if (!m->skip_preflight && preflight(m) < 0) {
         free(w);
         free(th);
         return 2;

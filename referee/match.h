@@ -80,6 +80,8 @@ struct ref_match {
     int handshake_ms;        /* start-up answer limit */
     int cmd_ms;              /* limit for commands answered by ok/pong */
     int nolimit_ms;          /* wait for bestmove when there is no clock */
+    int skip_preflight;      /* engines already checked (tune's iterations
+                                after the first) */
     /* --- shared state (under mu) ----------------------------------- */
     pthread_mutex_t mu;
     int next;                /* next game number to hand out (1-based) */

@@ -90,3 +90,16 @@ TEST_STAGES += cluster-test
 report-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-battalion
 	@sh tests/run-report.sh $(BUILD) $(BIN)
 TEST_STAGES += report-test
+
+# `medan-referee tune`'s synthetic problem: a Nim engine on the MEP library
+# (tests/mock/spsa-nim.c, readline through mep_main's console); an explicit
+# rule wins over the mocks' pattern rule.  `make tune-test` (a stage of
+# `make test`) runs tests/run-tune.sh.
+$(BUILD)/mock/spsa-nim: tests/mock/spsa-nim.c $(FLAGS_STAMP) $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(REG_OBJ) $(GAME_LIBS) $(LIBMEDAN) -o $@ $(LDLIBS) -lreadline
+.PHONY: tune-test
+tune-test: $(BIN)/medan-referee $(BUILD)/mock/spsa-nim $(BIN)/medan-loa $(BIN)/medan-fetlar $(BIN)/medan-battalion $(BIN)/medan-palagan
+	@sh tests/run-tune.sh $(BUILD) $(BIN)
+TEST_STAGES += tune-test

@@ -12,6 +12,7 @@
 #include "record.h"
 #include "stats.h"
 #include "tournament.h"
+#include "tune.h"
 
 #define MAX_ENG 16
 #define MAX_REASONS 24
@@ -686,12 +687,44 @@ static void table_tournament(FILE *f, const struct report *R)
                "engine / games.</p>\n");
 }
 
+/* SPSA (`--tune STATE`): each parameter's value over the iterations, its
+ * start dashed, the y axis its [min, max]. */
+static void chart_tune(FILE *f, const struct ref_tune_path *t)
+{
+    fprintf(f, "<h2>SPSA: the parameters over %d of %d iterations</h2>\n<p class=\"note\">",
+            t->k, t->iterations);
+    esc(f, t->game);
+    fprintf(f, "; each parameter's value every progress interval (%d points), its "
+               "start dashed.</p>\n", t->nh);
+    for (int i = 0; i < t->np; i++) {
+        const struct ref_tune_param *p = &t->p[i];
+        struct axes a = {0, t->iterations > 0 ? t->iterations : 1, p->min, p->max};
+        char lab[32];
+        fprintf(f, "<h2>");
+        esc(f, p->name);
+        fprintf(f, "</h2>\n");
+        svg_open(f, &a, "iteration", "value");
+        snprintf(lab, sizeof lab, "start %g", p->start);
+        hline(f, &a, p->start, "#7f7f7f", lab);
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+                COLOUR(i));
+        for (int h = 0; h < t->nh; h++)
+            fprintf(f, "%s%.1f,%.1f", h ? " " : "", px(&a, t->hk[h]),
+                    py(&a, t->theta[(size_t)h * (size_t)t->np + (size_t)i]));
+        fprintf(f, "\"/>\n");
+        if (t->nh)
+            fprintf(f, "<text x=\"%d\" y=\"24\" class=\"lab\">now %g</text>\n",
+                    PADL + 8, t->theta[(size_t)(t->nh - 1) * (size_t)t->np + (size_t)i]);
+        fprintf(f, "</svg>\n");
+    }
+}
+
 static int usage(const char *why)
 {
     if (why)
         fprintf(stderr, "medan-referee report: %s\n", why);
     fprintf(stderr, "usage: medan-referee report RESULTS.jsonl... --html OUT.html "
-                    "[--sprt elo0=.. elo1=.. ...] [--title T]\n");
+                    "[--sprt elo0=.. elo1=.. ...] [--title T] [--tune STATE.json]\n");
     return 1;
 }
 
@@ -700,12 +733,14 @@ int ref_report_main(int argc, char **argv)
     struct report R;
     struct ref_sprt sp;
     const char *out = NULL, *title = NULL;
-    int have_sprt = 0, files = 0, rc = 1;
+    int have_sprt = 0, files = 0, rc = 1, have_tune = 0;
+    struct ref_tune_path tp;
     struct ref_outfile of;
     char err[256];
     FILE *f = NULL;
     memset(&R, 0, sizeof R);
     memset(&of, 0, sizeof of);
+    memset(&tp, 0, sizeof tp);
     ref_sprt_default(&sp);
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
@@ -714,6 +749,15 @@ int ref_report_main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--title") == 0 && i + 1 < argc) {
             title = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--tune") == 0 && i + 1 < argc) {
+            ref_tune_path_free(&tp);
+            if (ref_tune_path_load(argv[++i], &tp, err, sizeof err) < 0) {
+                fprintf(stderr, "medan-referee report: %s\n", err);
+                goto done;
+            }
+            have_tune = 1;
             continue;
         }
         if (strcmp(argv[i], "--sprt") == 0) {
@@ -743,18 +787,19 @@ int ref_report_main(int argc, char **argv)
         }
         files++;
     }
-    if (!files || !out) {
-        rc = usage(!files ? "no results file" : "--html OUT.html is required");
+    if ((!files && !have_tune) || !out) {
+        rc = usage(!out ? "--html OUT.html is required" : "no results file (or --tune STATE)");
         goto done;
     }
-    if (!R.n) {
+    if (files && !R.n) {
         fprintf(stderr, "medan-referee report: no games in the results\n");
         goto done;
     }
     if (R.mixed)
         fprintf(stderr, "medan-referee report: records of another game or seat count "
                         "were left out\n");
-    qsort(R.g, (size_t)R.n, sizeof *R.g, by_game);
+    if (R.n) /* --tune alone: no games (and R.g NULL) */
+        qsort(R.g, (size_t)R.n, sizeof *R.g, by_game);
     renumber(&R);
     /* Through a temporary file: a failure leaves no half page. */
     if (ref_outfile_open(&of, out, err, sizeof err) < 0) {
@@ -773,7 +818,12 @@ int ref_report_main(int argc, char **argv)
                "font-size:13px}\n.w{color:#2ca02c}.d{color:#777}.l{color:#d62728}\n</style>"
                "</head><body>\n<h1>");
     esc(f, title ? title : "Medan match report");
-    fprintf(f, "</h1>\n<p>");
+    fprintf(f, "</h1>\n");
+    if (have_tune)
+        chart_tune(f, &tp);
+    if (!files)
+        goto page_end;
+    fprintf(f, "<p>");
     esc(f, R.game_name);
     if (*R.params) {
         fputc(' ', f);
@@ -806,12 +856,18 @@ int ref_report_main(int argc, char **argv)
     table_endings(f, &R);
     chart_hist(f, &R, 0, "Time used per move", "ms");
     chart_hist(f, &R, 1, "Depth reached per move", "depth");
+page_end:
     fprintf(f, "</body></html>\n");
     if (ref_outfile_commit(&of, err, sizeof err) < 0) {
         fprintf(stderr, "medan-referee report: %s\n", err);
         goto done;
     }
-    printf("report: %d games -> %s\n", R.n, out);
+    printf("report: ");
+    if (have_tune)
+        printf("SPSA path of %d parameters (%d points)%s", tp.np, tp.nh, files ? ", " : "");
+    if (files)
+        printf("%d games", R.n);
+    printf(" -> %s\n", out);
     rc = 0;
 done:
     ref_outfile_discard(&of);
@@ -820,5 +876,6 @@ done:
         free(R.depth[e]);
     }
     free(R.g);
+    ref_tune_path_free(&tp);
     return rc;
 }

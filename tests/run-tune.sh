@@ -1,0 +1,212 @@
+#!/bin/sh
+# medan-referee tune (SPSA): the synthetic problem (tests/mock/spsa-nim.c,
+# whose strength is a known function of its options) solved from a start
+# far from the optimum; the same command twice gives the same trajectory;
+# kill -9 and the same command again continues to that same trajectory;
+# bounds respected; the values an engine is sent; refused input; a short
+# run of LOA (Weights and SearchParams entries), Fetlar (two Weights
+# entries), Palagan (a spin) and Battalion (four seats: theta+, theta-,
+# theta over rotated deals, twice: the same run); the
+# report's parameter paths.  Everything runs under deterministic limits
+# (the mock answers at once; the real engines under depth= or nodes=), so
+# a busy machine changes the time taken, never a result.
+#   usage: sh tests/run-tune.sh BUILD BIN
+set -u
+BUILD=${1:-build}
+BIN=${2:-bin}
+REF=$BIN/medan-referee
+MOCK=$BUILD/mock/spsa-nim
+T=$(mktemp -d "${TMPDIR:-/tmp}/tune-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/check-lib.sh"
+
+# state FILE EXPR: a Python expression over the state s (json) printed
+state() { python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# --- the synthetic problem: optimum Skill 700, Temper 0.35, bias 40 ---------
+start=$(date +%s)
+$REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+    --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+    --param Weights.bias,-60,-100,100,20,0.06 \
+    --iterations 250 --pairs 2 --progress 50 --seed 1 \
+    --state "$T/conv.json" >"$T/conv.out" 2>"$T/conv.err"
+check $? 0 "synthetic problem: exit 0"
+echo "     (synthetic problem: 1000 games in $(($(date +%s) - start)) s; load $(cut -d' ' -f1 /proc/loadavg))"
+check "$(state "$T/conv.json" "s['k'], s['games']")" "250 1000" "synthetic problem: 250 iterations of 2 pairs"
+v=$(state "$T/conv.json" "' '.join('%.4g' % x for x in s['theta'])")
+echo "     (tuned: Skill Temper bias = $v; optimum 700 0.35 40; start 100 0.9 -60)"
+check "$(state "$T/conv.json" "abs(s['theta'][0] - 700) <= 100")" True "synthetic problem: Skill (integer) within 100 of 700"
+check "$(state "$T/conv.json" "abs(s['theta'][1] - 0.35) <= 0.1")" True "synthetic problem: Temper (real) within 0.1 of 0.35"
+check "$(state "$T/conv.json" "abs(s['theta'][2] - 40) <= 20")" True "synthetic problem: Weights.bias (named-int entry) within 20 of 40"
+check "$(state "$T/conv.json" "[h['k'] for h in s['history']] == list(range(0, 251, 50))")" True \
+    "synthetic problem: the path every --progress iterations, from the start"
+check "$(grep -c '^tune: iteration' "$T/conv.err")" 5 "synthetic problem: a progress line every 50 iterations"
+grep -q '^Engine keys: option.Skill=[0-9]* option.Temper=[0-9.]* option.Weights=bias=[0-9-]*$' "$T/conv.out" &&
+    ok "synthetic problem: the tuned values as engine keys" || bad "no engine keys line: $(cat "$T/conv.out")"
+
+# --- the same command twice: the same trajectory; kill -9 and continue -----
+short() {
+    $REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+        --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+        --iterations 60 --progress 5 --seed 7 "$@"
+}
+short --state "$T/a.json" >/dev/null 2>&1
+check $? 0 "determinism: a first run"
+short --state "$T/b.json" --concurrency 2 >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/b.json" && ok "determinism: the same command (and --concurrency 2) gives the same state, path and games" ||
+    bad "determinism: two runs differ: $(diff "$T/a.json" "$T/b.json" | head -c 600)"
+short --state "$T/c.json" --seed 8 >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/c.json" && bad "another --seed gives the same run" || ok "determinism: another --seed, another run"
+
+# the referee itself in the background (a simple command: $! is its pid)
+$REF tune --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+    --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+    --iterations 60 --progress 5 --seed 7 --state "$T/k.json" >"$T/k1.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+    k=$(state "$T/k.json" "s['k']" 2>/dev/null || echo 0)
+    [ "${k:-0}" -ge 12 ] && break
+    sleep 0.05
+    i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+kill -0 $pid 2>/dev/null && bad "resume: the killed referee still runs"
+k=$(state "$T/k.json" "s['k']")
+[ "$k" -ge 12 ] && [ "$k" -lt 60 ] && ok "resume: killed (-9) after iteration $k" ||
+    bad "resume: the kill came at k=$k (want 12..59)"
+short --state "$T/k.json" >"$T/k2.out" 2>"$T/k2.err"
+check $? 0 "resume: the same command again: exit 0"
+grep -q "resuming .* after iteration $k of 60" "$T/k2.err" && ok "resume: says where it continues" ||
+    bad "resume: no resuming line: $(head -3 "$T/k2.err")"
+cmp -s "$T/a.json" "$T/k.json" && ok "resume: the resumed run ends where the uninterrupted one does (state, path, games)" ||
+    bad "resume: differs: $(diff "$T/a.json" "$T/k.json" | head -c 600)"
+cp "$T/a.json" "$T/a.keep"
+short --state "$T/a.json" --seed 9 >/dev/null 2>"$T/other.err"
+check $? 1 "resume: a state file of another run is refused"
+grep -q "is from another run" "$T/other.err" && cmp -s "$T/a.json" "$T/a.keep" &&
+    ok "resume: ... with a reason, the file unchanged" || bad "resume: $(cat "$T/other.err")"
+echo '{"medan_tune": 1, "k": "x"' >"$T/broken.json"
+short --state "$T/broken.json" >/dev/null 2>"$T/broken.err"
+check $? 1 "resume: a damaged state file is refused"
+
+# --- bounds: start at the edge, a perturbation far past it ------------------
+# The mock refuses a Skill outside 0..1000 and a Temper outside 0..1 (the
+# match would stop, exit 2): every value sent is within [min, max].
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,1000,0,1000,900,0.5 \
+    --param Temper,0,0,1,5,0.5 --iterations 20 --seed 3 --state "$T/edge.json" >/dev/null 2>"$T/edge.err"
+check $? 0 "bounds: perturbations past min and max are clamped (the engine accepted every value)"
+check "$(state "$T/edge.json" "all(0 <= s['theta'][0] <= 1000 and 0 <= s['theta'][1] <= 1 for _ in [0])")" True \
+    "bounds: theta stays within [min, max]"
+
+# --- what the engines are sent (the protocol trace) -------------------------
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 option.Weights=bias=3 \
+    --param Skill,500,0,1000,10,0.002 --param Weights.bias,10,-100,100,5,0.002 \
+    --iterations 1 --seed 5 --logdir "$T/logs" --trace >/dev/null 2>&1
+check $? 0 "trace: a run of one iteration"
+cat "$T"/logs/* >"$T/trace.txt" 2>/dev/null
+grep -Eq 'setoption name Skill value (49[0-9]|50[0-9]|51[01])$' "$T/trace.txt" &&
+    ok "trace: Skill sent as an integer near 500 +- 10" || bad "trace: no integer Skill: $(grep -m3 setoption "$T/trace.txt")"
+grep -Eq 'setoption name Weights value bias=3,bias=(5|6|7|8|9|1[0-5])$' "$T/trace.txt" &&
+    ok "trace: Weights keeps the engine's own entries and adds the tuned one after them" ||
+    bad "trace: Weights: $(grep -m3 'name Weights' "$T/trace.txt")"
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,500.5,0,1000,10,0.002 \
+    --iterations 3 >/dev/null 2>"$T/real.err"
+check $? 2 "a real parameter (500.5) for a spin option: the match stops (exit 2)"
+grep -q "option Skill=[0-9.]* refused: bad_value" "$T/real.err" && ok "... naming the option the engine refused" ||
+    bad "real for spin: $(cat "$T/real.err")"
+
+# --- refused input ----------------------------------------------------------
+refuse() {
+    want=$1
+    shift
+    $REF tune "$@" >/dev/null 2>"$T/refuse.err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -qi -- "$want" "$T/refuse.err"; then ok "refused: $want"
+    else bad "not refused ($rc): $* : $(head -c 300 "$T/refuse.err")"; fi
+}
+E="--game nim --engine cmd=$MOCK nodes=1 --iterations 2"
+refuse "min must be below max" $E --param Skill,5,10,0,1,0.1
+refuse "start must be within" $E --param Skill,50,0,10,1,0.1
+refuse "is not a number" $E --param Skill,x,0,10,1,0.1
+refuse "want name,start,min,max,c_end,r_end" $E --param Skill,1,0,10,1
+refuse "c_end and r_end must be above 0" $E --param Skill,1,0,10,0,0.1
+refuse "holds integers" $E --param Weights.bias,1.5,0,10,1,0.1
+refuse "is given twice" $E --param Skill,1,0,10,1,0.1 --param skill,1,0,10,1,0.1
+refuse "a parameter is an option name" $E --param 'Sk ill,1,0,10,1,0.1'
+refuse "tune sets itself" $E --param Skill,1,0,10,1,0.1 --results "$T/r.jsonl"
+refuse "one --engine" $E --engine cmd=$MOCK --param Skill,1,0,10,1,0.1
+refuse "usage" --game nim --engine cmd=$MOCK nodes=1 --param Skill,1,0,10,1,0.1
+refuse "bad --spsa setting" $E --param Skill,1,0,10,1,0.1 --spsa alpha=2
+printf '# comment\nSkill, 1, 0, 10, 1, 0.1\nTemper,0.5,0,1,0.1\n' >"$T/p.txt"
+refuse "p.txt:3:" $E --params "$T/p.txt"
+[ ! -e "$T/r.jsonl" ] && ok "refused: nothing written" || bad "refused input wrote a file"
+
+# --- report --html --tune: each parameter's path ---------------------------
+$REF report --tune "$T/conv.json" --html "$T/tune.html" --title 'SPSA <nim>' >"$T/rep.out" 2>&1
+check $? 0 "report --tune: exit 0"
+check "$(grep -c '<polyline' "$T/tune.html")" 3 "report --tune: a path per parameter"
+for h in '<h2>Skill</h2>' '<h2>Temper</h2>' '<h2>Weights.bias</h2>' 'over 250 of 250 iterations' \
+    'SPSA &lt;nim&gt;'; do
+    grep -qF "$h" "$T/tune.html" || bad "report --tune: no '$h'"
+done
+ok "report --tune: the sections, an escaped title"
+python3 - "$T/conv.json" "$T/hostile.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['settings']['game'] = '<img src=x onerror=alert(1)>'
+s['settings']['parameters'][0]['name'] = '<script>alert(1)</script>"\'&'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+$REF report --tune "$T/hostile.json" --html "$T/hostile.html" >/dev/null 2>&1
+check $? 0 "report --tune: a forged state with markup in its names"
+grep -Eq '<script|<img' "$T/hostile.html" && bad "report --tune: markup from the state file reached the page" ||
+    ok "report --tune: names and game escaped (no element from the file)"
+grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;' "$T/hostile.html" &&
+    ok "report --tune: ... shown as text" || bad "report --tune: the name is not shown as text"
+python3 - "$T/conv.json" "$T/range.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['history'][1]['theta'][0] = 1e300
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+for f in "$T/range.json" /dev/zero "$T" "$T/missing.json"; do
+    $REF report --tune "$f" --html "$T/no.html" >/dev/null 2>"$T/no.err"
+    r=$?
+    if [ $r -eq 1 ] && [ ! -e "$T/no.html" ]; then ok "report --tune refuses $(basename "$f"), writes nothing"
+    else bad "report --tune $f: exit $r: $(cat "$T/no.err")"; fi
+done
+
+# --- every game: LOA, Palagan, Battalion (three seats) ----------------------
+$REF tune --game loa --engine cmd="$BIN/medan-loa" depth=1 \
+    --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
+    --iterations 2 --pairs 1 --openings file=openings/loa.epd --state "$T/loa.json" >"$T/loa.out" 2>&1 ||
+    bad "loa: $(tail -3 "$T/loa.out")"
+check "$(state "$T/loa.json" "s['k'], s['games']")" "2 4" "loa: Weights and SearchParams entries, 2 iterations from the suite"
+$REF tune --game fetlar --engine cmd="$BIN/medan-fetlar" depth=1 \
+    --param Weights.att,100,0,400,10,0.002 --param Weights.tempo,10,0,100,4,0.002 \
+    --iterations 2 --openings file=openings/fetlar.epd --state "$T/fet.json" >"$T/fet.out" 2>&1 ||
+    bad "fetlar: $(tail -3 "$T/fet.out")"
+check "$(state "$T/fet.json" "s['k'], s['games']")" "2 4" "fetlar: two Weights entries in one option, 2 iterations from the suite"
+grep -q '^Engine keys: option.Weights=att=[0-9]*,tempo=[0-9]*$' "$T/fet.out" &&
+    ok "fetlar: both entries in one option value" || bad "fetlar: $(tail -1 "$T/fet.out")"
+$REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
+    --param GraveRef,25,1,200,5,0.002 --iterations 2 --state "$T/pal.json" >"$T/pal.out" 2>&1 ||
+    bad "palagan: $(tail -3 "$T/pal.out")"
+check "$(state "$T/pal.json" "s['k'], s['games']")" "2 4" "palagan: a spin, 2 iterations"
+# Battalion: Iterations= bounds each search (st= only a safety net), so
+# the deals (from tune's --seed) and the games are the same run to run.
+for i in 1 2; do
+    $REF tune --game battalion players=4 --engine cmd="$BIN/medan-battalion" st=5 option.Iterations=30 \
+        --param PlayoutAttacks,4,1,20,2,0.02 --param Inference,80,0,100,10,0.02 \
+        --iterations 3 --seed 3 --concurrency 2 --state "$T/bat$i.json" >"$T/bat.out" 2>&1 ||
+        bad "battalion: $(tail -3 "$T/bat.out")"
+done
+check "$(state "$T/bat1.json" "s['k'], s['games']")" "3 12" "battalion: four seats, a deal of 4 rotations per iteration"
+cmp -s "$T/bat1.json" "$T/bat2.json" && ok "battalion: the same command, the same deals and run" ||
+    bad "battalion: two runs differ"
+grep -q "deals follow from --seed" "$T/bat.out" && ok "battalion: says where the deals come from" ||
+    bad "battalion: $(head -3 "$T/bat.out")"
+
+exit $fail
