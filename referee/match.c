@@ -675,7 +675,8 @@ static int next_game(struct ref_match *m)
 {
     int g = 0;
     pthread_mutex_lock(&m->mu);
-    while (!m->stop && !atomic_load(&m->cancel) && m->next <= m->games) {
+    int last = m->last_game && m->last_game < m->games ? m->last_game : m->games;
+    while (!m->stop && !atomic_load(&m->cancel) && m->next <= last) {
         int k = m->next++;
         if (!m->done[k] && ref_in_shard(m, k)) {
             g = k;
