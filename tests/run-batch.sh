@@ -50,6 +50,33 @@ k="--game loa --engine name=a cmd=$ABS/medan-loa --engine name=b cmd=$ABS/medan-
    --logdir none --sprt elo0=-10 elo1=10"
 $REF $k --quiet --results "$T/k1.jsonl" >/dev/null 2>&1
 
+# A job stopped as Slurm stops it: SIGTERM to every process, the engine a
+# moment before the referee.  The game under way is not recorded as the
+# engine's crash: the referee's own SIGTERM ends the match first.
+$REF --game loa --engine name=a cmd="$ABS/medan-loa" --engine name=b cmd="$ABS/medan-loa" \
+    --each depth=5 --games 2 --seed 3 --logdir none --quiet --results "$T/term.jsonl" \
+    >"$T/term.out" 2>&1 &
+rp=$!
+e=""
+i=0
+while [ $i -lt 300 ] && [ -z "$e" ]; do
+    sleep 0.1
+    e=$(pgrep -P $rp | head -1)
+    i=$((i + 1))
+done
+sleep 0.3
+if [ -n "$e" ] && kill -TERM "$e" 2>/dev/null; then
+    sleep 0.3
+    kill -TERM $rp 2>/dev/null
+    wait $rp
+    check "$?/$(grep -c '"crash"' "$T/term.jsonl" 2>/dev/null || true)" "143/0" \
+        "SIGTERM to an engine, then to the referee: exit 143, no crash recorded"
+else
+    kill $rp 2>/dev/null
+    wait $rp
+    echo "skipped: SIGTERM test: no engine process of the referee found"
+fi
+
 # --- GNU parallel ---------------------------------------------------------------
 if command -v parallel >/dev/null 2>&1; then
     $REF parallel --shards 2 --batch 10 "$@" --results "$T/par.jsonl" >"$T/par.out" 2>&1
