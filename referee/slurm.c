@@ -76,8 +76,18 @@ static int run_capture(char **argv, char *out, size_t n)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* A user's sbatch option that would take the decider's output or
+ * dependency away (the decider sets them itself). */
+static int decider_own(const char *o)
+{
+    return str_prefix(o, "--output") || str_prefix(o, "--open-mode") ||
+           str_prefix(o, "--array") || str_prefix(o, "--dependency") ||
+           str_prefix(o, "--wrap");
+}
+
 /* sbatch ARGS... --wrap CMD: the job id, or NULL (message printed). */
-static char *sbatch(const struct sl *s, char **args, int nargs, const char *wrap)
+static char *sbatch(const struct sl *s, char **args, int nargs, const char *wrap,
+                    int decider)
 {
     char **v = xcalloc((size_t)(s->nsbatch + nargs + s->nsbopt + 4), sizeof *v), out[256];
     int n = 0, st;
@@ -88,7 +98,8 @@ static char *sbatch(const struct sl *s, char **args, int nargs, const char *wrap
     for (int i = 0; i < nargs; i++)
         v[n++] = args[i];
     for (int i = 0; i < s->nsbopt; i++)
-        v[n++] = s->sbopt[i];
+        if (!decider || !decider_own(s->sbopt[i]))
+            v[n++] = s->sbopt[i];
     v[n++] = "--wrap";
     v[n++] = (char *)wrap;
     v[n] = NULL;
@@ -134,7 +145,7 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
     args[1] = "--cpus-per-task=2";
     args[2] = "--output=/dev/null";
     args[3] = arr;
-    if (!(job = sbatch(s, args, 4, task)))
+    if (!(job = sbatch(s, args, 4, task, 0)))
         goto out;
     /* The decider: this program again, every word quoted. */
     snprintf(kb, sizeof kb, "%d", k);
@@ -151,7 +162,10 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
         w.s = p = xmalloc(need);
         p += sprintf(p, "exec");
         for (int i = 0; i < 6 + s->norig; i++) {
-            char *q = ref_shell_quote(i < 6 ? pre[i] : s->orig[i - 6]);
+            char *q;
+            if (i >= 6 && strcmp(s->orig[i - 6], "--dry-run") == 0)
+                continue; /* the deciders of a dry run never run */
+            q = ref_shell_quote(i < 6 ? pre[i] : s->orig[i - 6]);
             p += sprintf(p, " %s", q);
             free(q);
         }
@@ -165,8 +179,10 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
     args[1] = dep;
     args[2] = outarg;
     args[3] = "--open-mode=append";
-    dec = sbatch(s, args, 4, w.s);
-    if (dec) {
+    dec = sbatch(s, args, 4, w.s, 1);
+    if (dec && s->dry)
+        rc = 0;
+    else if (dec) {
         printf("submitted: batch %d (games 1-%lld): shards job %s (array 1-%d), "
                "decider job %s\n", k, upto, job, b->shards, dec);
         if (k == 1)

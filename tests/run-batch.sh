@@ -176,6 +176,19 @@ grep -q -- "--dependency=afterany:101 " "$T/sb.log" && ok "slurm: the decider de
 SBATCH=$FAKE sh "$ABS/medan-slurm-match" 2 "$@" --results "$q" >"$T/s2.out" 2>&1 &&
     bad "slurm overwrites a results file" || ok "slurm refuses a non-empty results file"
 
+# --dry-run: the sbatch command lines; the user's sbatch options go to
+# every job, except what the decider sets itself (--output).
+SBATCH=sbatch sh "$ABS/medan-slurm-match" 2 --time=5 --output=o.log -- --dry-run "$@" \
+    --results "$T/dry'1.jsonl" >"$T/dry.out" 2>&1
+check "$?/$(wc -l <"$T/dry.out" | tr -d ' ')" "0/2" "slurm --dry-run: two sbatch commands, nothing submitted"
+head -1 "$T/dry.out" | grep -q "^'sbatch' '--parsable' .*'--array=1-2' '--time=5' '--output=o.log' '--wrap' " &&
+    sed -n 2p "$T/dry.out" | grep -q "'--dependency=afterany:JOB' .*'--open-mode=append' '--time=5' '--wrap' 'exec '" &&
+    ! sed -n 2p "$T/dry.out" | sed 's/--wrap.*//' | grep -q "o.log" &&
+    ! sed -n 2p "$T/dry.out" | grep -q "dry-run" &&
+    ok "slurm --dry-run: the array and its decider (afterany; no --dry-run in it), the user's options but --output for both" ||
+    bad "slurm --dry-run: $(cat "$T/dry.out")"
+[ ! -e "$T/dry'1.jsonl.table" ] && ok "slurm --dry-run writes nothing" || bad "slurm --dry-run wrote the table"
+
 # The referee's other spellings reach every shard: -variant (a hidden-
 # information game: one key for all shards), -pgnout (each shard its own
 # records file, gathered at the end), -srand, -games.
