@@ -27,14 +27,35 @@ command -v groff >/dev/null 2>&1 || need="$need groff-base"
 # The sanitizer runtimes come with gcc; check that -fsanitize links.
 printf 'int main(void){return 0;}\n' | ${CC:-cc} -x c - -o /dev/null \
     -fsanitize=address,undefined >/dev/null 2>&1 || need="$need libasan8 libubsan1"
-[ -z "$need" ] && exit 0
+# Optional: the real one-node Slurm and sshd of the slurm-real and ssh-real
+# stages (tests/cluster/).  Installed as root where apt-get can; elsewhere
+# (or when the install fails) those two stages say `skipped: why`.
+opt=""
+have_sbin() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+for p in slurmctld slurmd sbatch; do have_sbin $p || opt="$opt slurm-wlm"; done
+have_sbin munged || opt="$opt munge"
+have_sbin sshd || opt="$opt openssh-server"
+command -v ssh >/dev/null 2>&1 || opt="$opt openssh-client"
+command -v rsync >/dev/null 2>&1 || opt="$opt rsync"
+opt=$(printf '%s\n' $opt | sort -u | tr '\n' ' ' | sed 's/^/ /; s/ *$//')
+[ -z "$need" ] && [ -z "$opt" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "deps: installing$need"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq $need >/dev/null || {
-        echo "deps: apt-get install$need failed" >&2; exit 1; }
+    apt-get update -qq || { [ -z "$need" ] || { echo "deps: apt-get update failed" >&2; exit 1; }; }
+    if [ -n "$need" ]; then
+        echo "deps: installing$need"
+        apt-get install -y -qq -o DPkg::Lock::Timeout=300 $need >/dev/null || {
+            echo "deps: apt-get install$need failed" >&2; exit 1; }
+    fi
+    if [ -n "$opt" ]; then
+        echo "deps: installing$opt (for the slurm-real and ssh-real stages)"
+        apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 \
+            $opt >/dev/null ||
+            echo "deps: apt-get install$opt failed; the slurm-real and ssh-real stages will be skipped" >&2
+    fi
     exit 0
 fi
+[ -z "$need" ] && exit 0
 echo "deps: missing packages:$need" >&2
 echo "deps: install them first, e.g.: sudo apt-get install$need" >&2
 exit 1

@@ -25,10 +25,10 @@ if [ -f "$D/slurm.conf" ] && [ -s "$D/slurmctld.pid" ]; then
     done
 fi
 # Job steps of this cluster that are still around: slurmstepd processes
-# whose spool directory is ours.
+# whose environment names our slurm.conf (slurmd passes it on).
 for p in /proc/[0-9]*; do
     [ "$(cat "$p/comm" 2>/dev/null)" = slurmstepd ] || continue
-    tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "SLURM_CONF=$D/slurm.conf" ||
+    { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$D/slurm.conf" ||
         grep -qF "$D/" "$p/maps" 2>/dev/null || continue
     pid=${p#/proc/}
     kill -KILL "$pid" 2>/dev/null || :

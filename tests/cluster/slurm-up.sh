@@ -38,6 +38,8 @@ PATH=$PATH:/usr/sbin
 up=0
 cleanup() {
     rc=$?
+    trap '' PIPE
+    exec >&2
     if [ $up = 0 ]; then
         sh "$here/slurm-down.sh" "$D" >&2 || :
         [ $rc = 0 ] && rc=1
@@ -45,7 +47,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 [ ! -e "$D/slurmctld.pid" ] && [ ! -e "$D/slurmd.pid" ] && [ ! -e "$D/munged.pid" ] ||
     { echo "slurm-up: $D already holds a cluster (slurm-down.sh $D first)" >&2; exit 1; }

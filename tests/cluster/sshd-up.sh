@@ -56,6 +56,8 @@ done
 up=0
 cleanup() {
     rc=$?
+    trap '' PIPE
+    exec >&2
     if [ $up = 0 ]; then
         sh "$here/sshd-down.sh" "$D" >&2 || :
         [ $rc = 0 ] && rc=1
@@ -63,7 +65,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 [ ! -e "$D/sshd.pid" ] ||
     { echo "sshd-up: $D already holds an sshd (sshd-down.sh $D first)" >&2; exit 1; }
@@ -139,12 +141,22 @@ CONF
 "$SSHD" -f "$D/sshd_config" -E "$D/sshd.log" ||
     { echo "sshd-up: sshd did not start:" >&2; tail -5 "$D/sshd.log" >&2; exit 1; }
 
-# Wait (bounded) until every host answers, in its own home.
+# Wait (bounded, 20 s) until sshd listens, then check that every host
+# answers, in its own home (3 tries: a refused key fails at once).
+python3 -c 'import socket, sys, time
+for i in range(200):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit(1)' "$port" || {
+    echo "sshd-up: sshd does not listen on port $port:" >&2; tail -5 "$D/sshd.log" >&2; exit 1; }
 for h in "$@"; do
-    t=100
+    t=3
     while [ $t -gt 0 ]; do
         got=$(ssh -F "$D/ssh_config" "$h" pwd 2>"$D/ssh-$h.err") && break
-        sleep 0.2
+        sleep 0.5
         t=$((t - 1))
     done
     [ "${got:-}" = "$D/hosts/$h" ] || {
