@@ -183,8 +183,8 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
     if (dec && s->dry)
         rc = 0;
     else if (dec) {
-        printf("submitted: batch %d (games 1-%lld): shards job %s (array 1-%d), "
-               "decider job %s\n", k, upto, job, b->shards, dec);
+        printf("submitted: shards job %s (array 1-%d; batch %d: games 1-%lld), "
+               "merge job %s\n", job, b->shards, k, upto, dec);
         if (k == 1)
             printf("the table will be in %s, the merged results in %s\n", table,
                    b->results);
