@@ -35,6 +35,7 @@ void ref_batch_free(struct ref_batch *b)
     free(b->eng[1]);
     free(b->results);
     free(b->records);
+    free(b->keyfile);
     memset(b, 0, sizeof *b);
 }
 
@@ -90,6 +91,10 @@ int ref_batch_init(struct ref_batch *b, int shards, long long batch,
         }
         if (strcmp(a, "--key-file") == 0 || strcmp(a, "--key-from-seed") == 0)
             keyed = 1;
+        if (strcmp(a, "--key-file") == 0 && i + 1 < argc) {
+            free(b->keyfile);
+            b->keyfile = xstrdup(argv[i + 1]);
+        }
         if (strcmp(a, "--game") == 0 && i + 1 < argc)
             g = game_find(argv[i + 1]);
         add(&b->opt, &b->nopt, a);
@@ -105,7 +110,7 @@ int ref_batch_init(struct ref_batch *b, int shards, long long batch,
         sprintf(k, "%s.key", b->results);
         add(&b->opt, &b->nopt, "--key-file");
         add(&b->opt, &b->nopt, k);
-        free(k);
+        b->keyfile = k;
         b->hidden = 1;
     }
     /* The whole match parsed as a shard would parse it: a bad option

@@ -30,6 +30,8 @@ struct ref_batch {
     struct ref_sprt sprt;
     char *eng[2];           /* the SPRT's engines: the first's Elo */
     int hidden;             /* shards share the key file results.key */
+    char *keyfile;          /* a hidden-information game's key file (made
+                               here): the shards' --key-file */
     char *results, *records; /* as given (merged files) */
     int resume;             /* --resume was given */
     char **opt;             /* the shards' match options (own copies) */

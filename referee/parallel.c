@@ -73,8 +73,8 @@ static int run_batch(void *ctx, const struct ref_batch *b, long long upto)
 {
     struct par *p = ctx;
     char **sv = ref_batch_argv(b, p->self, upto), *cmd = ref_batch_shell(b, sv, "{}");
-    char **pargv = xcalloc((size_t)(16 + 2 * p->nhosts + b->shards), sizeof *pargv);
-    char *ret[3] = {NULL, NULL, NULL}, *shardv = xcalloc((size_t)b->shards, 12);
+    char **pargv = xcalloc((size_t)(24 + 2 * p->nhosts + b->shards), sizeof *pargv);
+    char *ret[3] = {NULL, NULL, NULL}, *tf[3] = {NULL, NULL, NULL}, *shardv = xcalloc((size_t)b->shards, 12);
     int n = 0, st;
     pargv[n++] = (char *)p->prog;
     pargv[n++] = "--will-cite";
@@ -93,6 +93,18 @@ static int run_batch(void *ctx, const struct ref_batch *b, long long upto)
         }
         pargv[n++] = "--workdir";
         pargv[n++] = ".";
+        /* ... and get what the controller has first: the shard's results
+         * and records so far (--resume on any host plays only what is
+         * missing, and the returned files are whole), and the deal key of
+         * a hidden-information game (made here, by ref_batch_init). */
+        tf[0] = ret_path(b, b->results, "");
+        tf[1] = b->records ? ret_path(b, b->records, "") : NULL;
+        tf[2] = b->keyfile ? xstrdup(b->keyfile) : NULL;
+        for (int k = 0; k < 3; k++)
+            if (tf[k]) {
+                pargv[n++] = "--transferfile";
+                pargv[n++] = tf[k];
+            }
         ret[0] = ret_path(b, b->results, "");
         ret[1] = b->records ? ret_path(b, b->records, "") : NULL;
         ret[2] = ret_path(b, b->results, ".out");
@@ -125,8 +137,10 @@ static int run_batch(void *ctx, const struct ref_batch *b, long long upto)
             st = -1;
         }
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         free(ret[k]);
+        free(tf[k]);
+    }
     free(shardv);
     free(pargv);
     free(cmd);
