@@ -53,14 +53,15 @@ $REF $k --quiet --results "$T/k1.jsonl" >/dev/null 2>&1
 # moment before the referee.  The game under way is not recorded as the
 # engine's crash: the referee's own SIGTERM ends the match first.
 $REF --game loa --engine name=a cmd="$ABS/medan-loa" --engine name=b cmd="$ABS/medan-loa" \
-    --each depth=5 --games 2 --seed 3 --logdir none --quiet --results "$T/term.jsonl" \
+    --each depth=5 --games 2 --seed 3 --logdir none --results "$T/term.jsonl" \
     >"$T/term.out" 2>&1 &
 rp=$!
 e=""
 i=0
-while [ $i -lt 300 ] && [ -z "$e" ]; do
+# an engine of game 1 (not of the start-up check before it)
+while [ $i -lt 600 ] && [ -z "$e" ] && kill -0 $rp 2>/dev/null; do
     sleep 0.1
-    e=$(pgrep -P $rp | head -1)
+    grep -q '^Started game 1 ' "$T/term.out" && e=$(pgrep -P $rp | head -1)
     i=$((i + 1))
 done
 sleep 0.3
