@@ -30,7 +30,7 @@ static const char *const flags[] = {
     "--game", "--engine", "--each", "--games", "--rounds", "--tournament", "--noswap",
     "--repeat", "--concurrency", "--seed", "--openings", "--maxplies", "--maxmoves",
     "--draw", "--resign", "--sprt", "--results", "--records", "--resume", "--recover",
-    "--shard", "--logdir", "--log-limit", "--trace", "--quiet", "--event", "--site",
+    "--shard", "--last-game", "--logdir", "--log-limit", "--trace", "--quiet", "--event", "--site",
     "--key-file", "--key-from-seed", "--handshake-timeout", "--command-timeout",
     "--nolimit-timeout", "--ratinginterval", "--outcomeinterval", NULL};
 
@@ -426,6 +426,10 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 FAIL(bad("--shard needs i/n with 1 <= i <= n"));
             m->shard_i = si;
             m->shard_n = sn;
+        } else if (strcmp(a, "--last-game") == 0) {
+            if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
+                FAIL(-1);
+            m->last_game = (int)x;
         } else if (strcmp(a, "--draw") == 0) {
             dst = &draw;
             m->adj.draw_on = 1;
@@ -714,7 +718,12 @@ void ref_cli_help(void)
 "                [--each KEYS...] [options]\n"
 "  medan-referee merge [--games N] [--sprt ...] [--output F] a.jsonl b.jsonl ...\n"
 "  medan-referee parallel --shards N [--jobs J] [--sshlogin H]... [--dry-run]\n"
+"                [--batch G] [--max-games M]\n"
 "                MATCH OPTIONS   the match as N shards run by GNU parallel\n"
+"  medan-referee slurm N [SBATCH OPTIONS --] [--batch G] [--max-games M]\n"
+"                [--dry-run] MATCH OPTIONS   the same as Slurm job arrays\n"
+"                (with --sprt: batches of G games until the SPRT over the\n"
+"                merged games decides, as one run would decide)\n"
 "  medan-referee check --game G [key=value...] --engine cmd=... [st=0.1]\n"
 "                      [--latency strict|report] [--time-use MS,MS,...|none]\n"
 "                      [--time-use-moves N]   conformance, time use per movetime\n"
@@ -784,6 +793,8 @@ void ref_cli_help(void)
 "  --recover               restart a crashed or hung engine and go on\n"
 "  --shard i/n             play the i-th of n shards (every n-th pair/deal)\n"
 "                          (merge --games N: N = the whole schedule)\n"
+"  --last-game N           play only games 1..N of the schedule (the batches\n"
+"                          of parallel/slurm --sprt)\n"
 "  --logdir D              engines' stderr logs (default referee-logs; none)\n"
 "  --trace                 also log the protocol exchange there\n"
 "  --log-limit SIZE        cap each log file (default 4M; k M G; 0 = none)\n"

@@ -13,6 +13,7 @@
 #include "outfile.h"
 #include "parallel.h"
 #include "report.h"
+#include "slurm.h"
 #include "stats.h"
 #include "tune.h"
 #include "core/game.h"
@@ -190,6 +191,17 @@ static int parallel_main(int argc, char **argv)
     self[n] = 0;
     ref_cli_canon(argc, argv);
     return ref_parallel_main(argc, argv, self, merge_main);
+}
+
+/* medan-referee slurm: the match as Slurm job arrays in batches. */
+static int slurm_main(int argc, char **argv)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        die("cannot find my own path (/proc/self/exe)");
+    self[n] = 0;
+    return ref_slurm_main(argc, argv, self);
 }
 
 /* medan-referee sprt-sim: the SPRT on simulated matches, to see its error
@@ -376,6 +388,8 @@ int main(int argc, char **argv)
         return ref_report_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "parallel") == 0)
         return parallel_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "slurm") == 0)
+        return slurm_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "sprt-sim") == 0)
         return sprt_sim_main(argc - 2, argv + 2);
     /* Taken by stop_thread; blocked before any other thread or engine

@@ -615,9 +615,25 @@ static const char *short_result(const struct ref_record *r, char *b, size_t n)
     }
 }
 
+/* An engine killed by SIGTERM mostly means its whole job is being stopped
+ * (scancel, a node going down, kill of the process tree): the same signal
+ * reaches the referee, whose stop thread ends the match without recording
+ * the games under way (--resume, or the next batch, plays them).  Give
+ * that signal a moment to arrive before such a game is recorded as a
+ * crash; a crash that is not part of a stop is recorded 2 s later. */
+static void sigterm_grace(const struct ref_record *rec)
+{
+    if (strcmp(rec->reason, "crash") == 0 && strstr(rec->detail, "killed by signal 15)")) {
+        struct timespec ts = {2, 0};
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+            ;
+    }
+}
+
 static void finish_game(struct ref_match *m, const struct ref_record *rec)
 {
     char rb[64];
+    sigterm_grace(rec);
     pthread_mutex_lock(&m->mu);
     if (m->results && ref_record_write_json(rec, m->results) < 0)
         die("cannot write the results file: %s", strerror(errno));
@@ -675,7 +691,8 @@ static int next_game(struct ref_match *m)
 {
     int g = 0;
     pthread_mutex_lock(&m->mu);
-    while (!m->stop && !atomic_load(&m->cancel) && m->next <= m->games) {
+    int last = m->last_game && m->last_game < m->games ? m->last_game : m->games;
+    while (!m->stop && !atomic_load(&m->cancel) && m->next <= last) {
         int k = m->next++;
         if (!m->done[k] && ref_in_shard(m, k)) {
             g = k;

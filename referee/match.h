@@ -67,6 +67,8 @@ struct ref_match {
     const char *event, *site;    /* record tags (--event, --site) */
     int recover;
     int shard_i, shard_n;    /* 1-based i of n; n = 0: no sharding */
+    int last_game;           /* --last-game N: only games 1..N (0: all);
+                                the batches of referee/batch.h */
     const char *logdir;
     int trace;
     int quiet;

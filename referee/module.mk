@@ -84,6 +84,13 @@ cluster-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-slurm-match
 	@sh tests/run-cluster.sh $(BUILD) $(BIN)
 TEST_STAGES += cluster-test
 
+# `make test` also runs tests/run-batch.sh: the batched SPRT over parallel
+# and Slurm (fake and, as root, a real one-node Slurm), faults, quoting.
+.PHONY: batch-test
+batch-test: $(BIN)/medan-referee $(BIN)/medan-loa $(BIN)/medan-battalion $(BIN)/medan-slurm-match
+	@sh tests/run-batch.sh $(BUILD) $(BIN)
+TEST_STAGES += batch-test
+
 # `make test` also runs tests/run-report.sh: the HTML report, rendered by
 # headless Chromium.
 .PHONY: report-test

@@ -14,51 +14,9 @@
 #include "core/game.h"
 #include "core/util.h"
 #include "engines/registry.h"
-#include "tournament.h"
+#include "batch.h"
 
 #define MAX_HOSTS 64
-
-/* A growing string. */
-struct sbuf {
-    char *s;
-    size_t len, cap;
-};
-
-static void sbuf_init(struct sbuf *b)
-{
-    b->cap = 256;
-    b->len = 0;
-    b->s = xmalloc(b->cap);
-    b->s[0] = 0;
-}
-
-static void sbuf_addc(struct sbuf *b, char c)
-{
-    if (b->len + 2 > b->cap)
-        b->s = xrealloc(b->s, b->cap *= 2);
-    b->s[b->len++] = c;
-    b->s[b->len] = 0;
-}
-
-static void sbuf_add(struct sbuf *b, const char *s)
-{
-    while (*s)
-        sbuf_addc(b, *s++);
-}
-
-static void sbuf_free(struct sbuf *b) { free(b->s); }
-
-/* Append s to the command text, quoted for a POSIX shell. */
-static void quote(struct sbuf *b, const char *s)
-{
-    sbuf_addc(b, '\'');
-    for (; *s; s++)
-        if (*s == '\'')
-            sbuf_add(b, "'\\''");
-        else
-            sbuf_addc(b, *s);
-    sbuf_addc(b, '\'');
-}
 
 static int usage(const char *why)
 {
@@ -66,7 +24,8 @@ static int usage(const char *why)
         fprintf(stderr, "medan-referee parallel: %s\n", why);
     fprintf(stderr,
             "usage: medan-referee parallel --shards N [--jobs J] [--sshlogin HOST]...\n"
-            "           [--parallel PROG] [--dry-run] MATCH OPTIONS (with --results F)\n");
+            "           [--parallel PROG] [--batch G] [--max-games M] [--dry-run]\n"
+            "           MATCH OPTIONS (with --results F)\n");
     return 1;
 }
 
@@ -95,39 +54,137 @@ static int run(char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+struct par {
+    const char *hosts[MAX_HOSTS], *jobs, *prog, *self;
+    int nhosts, dry;
+};
+
+/* "path.shard-{}-of-N[.out]" for --return. */
+static char *ret_path(const struct ref_batch *b, const char *path, const char *tail)
+{
+    char *p = xmalloc(strlen(path) + strlen(tail) + 48);
+    sprintf(p, "%s.shard-{}-of-%d%s", path, b->shards, tail);
+    return p;
+}
+
+/* One batch: GNU parallel runs the N shards up to game upto.  Its exit
+ * status (the number of failed shards), or -1 when it did not run. */
+static int run_batch(void *ctx, const struct ref_batch *b, long long upto)
+{
+    struct par *p = ctx;
+    char **sv = ref_batch_argv(b, p->self, upto), *cmd = ref_batch_shell(b, sv, "{}");
+    char **pargv = xcalloc((size_t)(24 + 2 * p->nhosts + b->shards), sizeof *pargv);
+    char *ret[3] = {NULL, NULL, NULL}, *tf[3] = {NULL, NULL, NULL}, *shardv = xcalloc((size_t)b->shards, 12);
+    int n = 0, st;
+    pargv[n++] = (char *)p->prog;
+    pargv[n++] = "--will-cite";
+    pargv[n++] = "--halt";
+    pargv[n++] = "never";
+    if (p->jobs) {
+        pargv[n++] = "--jobs";
+        pargv[n++] = (char *)p->jobs;
+    }
+    if (p->nhosts) {
+        /* Hosts without the shared file system send the files back
+         * (the working directory is the same path relative to home). */
+        for (int h = 0; h < p->nhosts; h++) {
+            pargv[n++] = "--sshlogin";
+            pargv[n++] = (char *)p->hosts[h];
+        }
+        pargv[n++] = "--workdir";
+        pargv[n++] = ".";
+        /* ... and get what the controller has first: the shard's results
+         * and records so far (--resume on any host plays only what is
+         * missing, and the returned files are whole), and the deal key of
+         * a hidden-information game (made here, by ref_batch_init). */
+        tf[0] = ret_path(b, b->results, "");
+        tf[1] = b->records ? ret_path(b, b->records, "") : NULL;
+        tf[2] = b->keyfile ? xstrdup(b->keyfile) : NULL;
+        for (int k = 0; k < 3; k++)
+            if (tf[k]) {
+                pargv[n++] = "--transferfile";
+                pargv[n++] = tf[k];
+            }
+        ret[0] = ret_path(b, b->results, "");
+        ret[1] = b->records ? ret_path(b, b->records, "") : NULL;
+        ret[2] = ret_path(b, b->results, ".out");
+        for (int k = 0; k < 3; k++)
+            if (ret[k]) {
+                pargv[n++] = "--return";
+                pargv[n++] = ret[k];
+            }
+    }
+    pargv[n++] = cmd;
+    pargv[n++] = ":::";
+    for (int s = 0; s < b->shards; s++) {
+        snprintf(shardv + 12 * s, 12, "%d", s + 1);
+        pargv[n++] = shardv + 12 * s;
+    }
+    pargv[n] = NULL;
+    if (p->dry) {
+        for (int i = 0; i < n; i++) {
+            char *q = ref_shell_quote(pargv[i]);
+            printf("%s%s", i ? " " : "", q);
+            free(q);
+        }
+        printf("\n");
+        st = 0;
+    } else {
+        st = run(pargv);
+        if (st < 0 || st == 127 || st == 255) {
+            fprintf(stderr, "medan-referee parallel: %s did not run (status %d); "
+                            "is GNU parallel installed (Debian: parallel)?\n", p->prog, st);
+            st = -1;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        free(ret[k]);
+        free(tf[k]);
+    }
+    free(shardv);
+    free(pargv);
+    free(cmd);
+    ref_batch_argv_free(sv);
+    return st;
+}
+
 int ref_parallel_main(int argc, char **argv, const char *self,
                       int (*merge)(int argc, char **argv))
 {
-    const char *hosts[MAX_HOSTS], *results = NULL, *records = NULL,
-               *jobs = NULL, *prog = "parallel", *games = NULL;
-    int nhosts = 0, shards = 0, dry = 0, resume = 0, rc = 1, st, margc = 0, keyed = 0;
-    const char *gname = NULL;
-    const struct game *g;
-    struct sbuf cmd;
-    char **pargv = NULL, **margv = NULL, *shardv = NULL;
-    int npargv = 0;
-    long long total;
-    char totalbuf[24];
-    char suffix[48], tmp[96], *ret[3] = {NULL, NULL, NULL}, **owned = NULL;
+    struct par p;
+    struct ref_batch b;
+    int shards = 0, rc = 1, st, margc = 0;
+    long long batch = 0, maxg = 0;
+    char **margv = NULL, **owned = NULL, totalbuf[24], err[512];
 
-    sbuf_init(&cmd);
+    memset(&p, 0, sizeof p);
+    p.prog = "parallel";
+    p.self = self;
     /* Our own options first, then the match's. */
     for (; argc > 0; argc--, argv++) {
+        int64_t v;
         if (strcmp(argv[0], "--shards") == 0 && argc > 1) {
-            int64_t v;
             if (parse_i64(argv[1], 1, 10000, &v) < 0)
                 return usage("--shards needs a number 1..10000");
             shards = (int)v;
+        } else if (strcmp(argv[0], "--batch") == 0 && argc > 1) {
+            if (parse_i64(argv[1], 2, 100000000, &v) < 0)
+                return usage("--batch needs a number of games 2..100000000");
+            batch = v;
+        } else if (strcmp(argv[0], "--max-games") == 0 && argc > 1) {
+            if (parse_i64(argv[1], 1, 100000000, &v) < 0)
+                return usage("--max-games needs a number of games 1..100000000");
+            maxg = v;
         } else if (strcmp(argv[0], "--jobs") == 0 && argc > 1)
-            jobs = argv[1];
+            p.jobs = argv[1];
         else if (strcmp(argv[0], "--sshlogin") == 0 && argc > 1) {
-            if (nhosts == MAX_HOSTS)
+            if (p.nhosts == MAX_HOSTS)
                 return usage("too many --sshlogin");
-            hosts[nhosts++] = argv[1];
+            p.hosts[p.nhosts++] = argv[1];
         } else if (strcmp(argv[0], "--parallel") == 0 && argc > 1)
-            prog = argv[1];
+            p.prog = argv[1];
         else if (strcmp(argv[0], "--dry-run") == 0) {
-            dry = 1;
+            p.dry = 1;
             continue;
         } else
             break;
@@ -139,170 +196,68 @@ int ref_parallel_main(int argc, char **argv, const char *self,
         if (strchr(argv[i], '{') || strchr(argv[i], '}'))
             return usage("match options may not contain { or } (GNU parallel's "
                          "replacement strings)");
-        if (strcmp(argv[i], "--shard") == 0 || strcmp(argv[i], "--quiet") == 0)
-            return usage("--shard and --quiet are set by parallel itself");
-        if (strcmp(argv[i], "--resume") == 0)
-            resume = 1;
-        if (i + 1 < argc && strcmp(argv[i], "--results") == 0)
-            results = argv[i + 1];
-        if (i + 1 < argc && strcmp(argv[i], "--records") == 0)
-            records = argv[i + 1];
-        if (i + 1 < argc && strcmp(argv[i], "--games") == 0)
-            games = argv[i + 1];
-        if (i + 1 < argc && strcmp(argv[i], "--game") == 0)
-            gname = argv[i + 1];
-        if (strcmp(argv[i], "--key-file") == 0 || strcmp(argv[i], "--key-from-seed") == 0)
-            keyed = 1;
+        if (strcmp(argv[i], "--shard") == 0 || strcmp(argv[i], "--quiet") == 0 ||
+            strcmp(argv[i], "--last-game") == 0)
+            return usage("--shard, --quiet and --last-game are set by parallel itself");
     }
-    if (!results)
-        return usage("the match needs --results F (the merged results; shards "
-                     "write F.shard-I-of-N.jsonl beside it)");
-    if (!resume && file_nonempty(results)) {
+    if (ref_batch_init(&b, shards, batch, maxg, argc, argv, err, sizeof err) < 0)
+        return usage(err);
+    if (!b.resume && file_nonempty(b.results)) {
         fprintf(stderr, "medan-referee parallel: %s exists and is not empty (use "
-                        "--resume to continue it, or another file)\n", results);
+                        "--resume to continue it, or another file)\n", b.results);
+        ref_batch_free(&b);
         return 1;
     }
-
-    snprintf(suffix, sizeof suffix, ".shard-{}-of-%d", shards);
-    /* The command each shard runs: the match with --shard, its own
-     * results, records and output files, always --resume, so a shard that
-     * was cut short continues where it stopped when run again. */
-    quote(&cmd, self);
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--resume") == 0)
-            continue;
-        if (i + 1 < argc && (strcmp(argv[i], "--results") == 0 ||
-                             strcmp(argv[i], "--records") == 0)) {
-            sbuf_addc(&cmd, ' ');
-            sbuf_add(&cmd, argv[i]);
-            sbuf_addc(&cmd, ' ');
-            quote(&cmd, argv[++i]);
-            sbuf_add(&cmd, suffix);
-            continue;
-        }
-        sbuf_addc(&cmd, ' ');
-        quote(&cmd, argv[i]);
+    if (b.sprt_on) {
+        /* Batches until the SPRT over the merged games decides. */
+        if (p.dry)
+            rc = run_batch(&p, &b, b.batch < b.total ? b.batch : b.total) < 0;
+        else
+            rc = ref_batch_loop(&b, run_batch, &p, stdout);
+        ref_batch_free(&b);
+        return rc;
     }
-    snprintf(tmp, sizeof tmp, " --shard {}/%d --quiet --resume > ", shards);
-    sbuf_add(&cmd, tmp);
-    quote(&cmd, results);
-    sbuf_add(&cmd, suffix);
-    sbuf_add(&cmd, ".out 2>&1");
-    /* Shards of a hidden-information game share one secret deal key. */
-    if (!keyed && gname && (g = game_find(gname)) != NULL && g->view) {
-        size_t at = strstr(cmd.s, " --shard {}/") - cmd.s;
-        struct sbuf k;
-        sbuf_init(&k);
-        sbuf_add(&k, " --key-file ");
-        quote(&k, results);
-        sbuf_add(&k, ".key");
-        sbuf_add(&k, cmd.s + at);
-        cmd.len = at;
-        cmd.s[at] = 0;
-        sbuf_add(&cmd, k.s);
-        sbuf_free(&k);
+    st = run_batch(&p, &b, b.total);
+    if (st < 0 || p.dry) {
+        ref_batch_free(&b);
+        return st < 0;
     }
 
-    pargv = xcalloc((size_t)(16 + 4 * nhosts + shards), sizeof *pargv);
-    pargv[npargv++] = (char *)prog;
-    pargv[npargv++] = "--will-cite";
-    pargv[npargv++] = "--halt";
-    pargv[npargv++] = "never";
-    if (jobs) {
-        pargv[npargv++] = "--jobs";
-        pargv[npargv++] = (char *)jobs;
-    }
-    if (nhosts) {
-        /* Hosts without the shared file system send the files back
-         * (the working directory is the same path relative to home). */
-        const char *back[3] = {results, records, results};
-        for (int h = 0; h < nhosts; h++) {
-            pargv[npargv++] = "--sshlogin";
-            pargv[npargv++] = (char *)hosts[h];
-        }
-        pargv[npargv++] = "--workdir";
-        pargv[npargv++] = ".";
-        for (int k = 0; k < 3; k++) {
-            if (!back[k])
-                continue;
-            ret[k] = xmalloc(strlen(back[k]) + 64);
-            sprintf(ret[k], "%s%s%s", back[k], suffix, k == 2 ? ".out" : "");
-            pargv[npargv++] = "--return";
-            pargv[npargv++] = ret[k];
-        }
-    }
-    pargv[npargv++] = cmd.s;
-    pargv[npargv++] = ":::";
-    shardv = xcalloc((size_t)shards, 12);
-    for (int s = 0; s < shards; s++) {
-        snprintf(shardv + 12 * s, 12, "%d", s + 1);
-        pargv[npargv++] = shardv + 12 * s;
-    }
-    pargv[npargv] = NULL;
-
-    if (dry) {
-        for (int i = 0; i < npargv; i++) {
-            struct sbuf q;
-            sbuf_init(&q);
-            quote(&q, pargv[i]);
-            printf("%s%s", i ? " " : "", q.s);
-            sbuf_free(&q);
-        }
-        printf("\n");
-        rc = 0;
-        goto done;
-    }
-    st = run(pargv);
-    if (st < 0 || st == 127 || st == 255) {
-        fprintf(stderr, "medan-referee parallel: %s did not run (status %d); "
-                        "is GNU parallel installed (Debian: parallel)?\n", prog, st);
-        goto done;
-    }
-
-    /* Merge: merge --games N --output F [--sprt ...] shard files. */
-    margv = xcalloc((size_t)(argc + shards + 8), sizeof *margv);
-    /* --games is per encounter: merge wants the whole schedule. */
-    if (games && (total = ref_tournament_total_args(argc, argv)) > 0) {
-        snprintf(totalbuf, sizeof totalbuf, "%lld", total);
-        margv[margc++] = "--games";
-        margv[margc++] = totalbuf;
-    }
-    for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "--sprt") == 0) {
-            margv[margc++] = argv[i];
-            while (i + 1 < argc && strchr(argv[i + 1], '=') && argv[i + 1][0] != '-')
-                margv[margc++] = argv[++i];
-        }
+    /* Merge: merge --games N --output F shard files. */
+    margv = xcalloc((size_t)(shards + 8), sizeof *margv);
+    snprintf(totalbuf, sizeof totalbuf, "%lld", b.total);
+    margv[margc++] = "--games";
+    margv[margc++] = totalbuf;
     margv[margc++] = "--output";
-    margv[margc++] = (char *)results;
+    margv[margc++] = b.results;
     owned = xcalloc((size_t)shards, sizeof *owned);
     for (int s = 0; s < shards; s++) {
-        char *p = xmalloc(strlen(results) + 48);
-        sprintf(p, "%s.shard-%d-of-%d", results, s + 1, shards);
-        owned[s] = p;
-        if (!file_nonempty(p)) {
+        char *q = xmalloc(strlen(b.results) + 48);
+        sprintf(q, "%s.shard-%d-of-%d", b.results, s + 1, shards);
+        owned[s] = q;
+        if (!file_nonempty(q)) {
             fprintf(stderr, "medan-referee parallel: shard %d/%d wrote no results "
-                            "(see %s.out)\n", s + 1, shards, p);
+                            "(see %s.out)\n", s + 1, shards, q);
             continue;
         }
-        margv[margc++] = p;
+        margv[margc++] = q;
     }
     rc = merge(margc, margv);
-    if (records) {
+    if (b.records) {
         /* The shards' records (each shard file has all of its games),
          * one after the other, in shard order. */
-        FILE *out = fopen(records, "w"); /* the shards hold every record */
+        FILE *out = fopen(b.records, "w");
         if (!out) {
-            fprintf(stderr, "medan-referee parallel: cannot write %s\n", records);
+            fprintf(stderr, "medan-referee parallel: cannot write %s\n", b.records);
             rc = 1;
             goto done;
         }
         for (int s = 0; s < shards; s++) {
-            char p[4096], buf[65536];
+            char q[4096], buf[65536];
             size_t k;
             FILE *in;
-            snprintf(p, sizeof p, "%s.shard-%d-of-%d", records, s + 1, shards);
-            if (!(in = fopen(p, "r")))
+            snprintf(q, sizeof q, "%s.shard-%d-of-%d", b.records, s + 1, shards);
+            if (!(in = fopen(q, "r")))
                 continue;
             while ((k = fread(buf, 1, sizeof buf, in)) > 0)
                 fwrite(buf, 1, k, out);
@@ -320,11 +275,7 @@ done:
     for (int s = 0; owned && s < shards; s++)
         free(owned[s]);
     free(owned);
-    for (int k = 0; k < 3; k++)
-        free(ret[k]);
     free(margv);
-    free(shardv);
-    free(pargv);
-    sbuf_free(&cmd);
+    ref_batch_free(&b);
     return rc;
 }

@@ -160,6 +160,36 @@ void ref_table_penta(const struct ref_table *t, int a, int b, int p[5])
     free(s);
 }
 
+int ref_table_sprt_prefix(const struct ref_table *t, int a, int b,
+                          const struct ref_sprt *sprt, int upto, int *at,
+                          double *llr, int p[5])
+{
+    struct ref_sum *s = NULL;
+    int dec = 0, i;
+    memset(p, 0, 5 * sizeof *p);
+    *at = 0;
+    *llr = ref_sprt_llr(sprt, p);
+    if (t->nsum == 0)
+        return 0;
+    s = xmalloc((size_t)t->nsum * sizeof *s);
+    memcpy(s, t->sum, (size_t)t->nsum * sizeof *s);
+    qsort(s, (size_t)t->nsum, sizeof *s, cmp_game);
+    /* games 1, 2, 3 ... in order while there is no gap */
+    for (i = 0; i < t->nsum && s[i].game == i + 1 && s[i].game <= upto; i++) {
+        *at = s[i].game;
+        if (s[i].game % 2 == 0) {
+            double x = points(&s[i - 1], a, b), y = points(&s[i], a, b);
+            if (x >= 0 && y >= 0) {
+                p[(int)lround((x + y) * 2)]++;
+                if ((dec = ref_sprt_decide(sprt, p, llr)) != 0)
+                    break;
+            }
+        }
+    }
+    free(s);
+    return dec;
+}
+
 void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
                    int *d)
 {

@@ -54,6 +54,15 @@ int ref_table_has(const struct ref_table *t, int game);
 int ref_table_group(const struct ref_table *t);
 /* Pentanomial counts of engine a against b over complete pairs. */
 void ref_table_penta(const struct ref_table *t, int a, int b, int p[5]);
+/* The SPRT of a against b as one run playing games 1, 2, 3 ... in order
+ * sees it: pair by pair (games 2k+1, 2k+2) over the games 1..upto present
+ * without a gap, stopping at the first pair after which it decides.
+ * Returns 1 (H1), -1 (H0) or 0 (no decision yet); *at: the last game
+ * looked at (the decision's, or the end of the gap-free prefix); *llr and
+ * p[5]: the LLR and pentanomial counts there. */
+int ref_table_sprt_prefix(const struct ref_table *t, int a, int b,
+                          const struct ref_sprt *sprt, int upto, int *at,
+                          double *llr, int p[5]);
 /* Score of engine a against b: wins, losses, draws (two-seat games). */
 void ref_table_wld(const struct ref_table *t, int a, int b, int *w, int *l,
                    int *d);

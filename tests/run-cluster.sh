@@ -52,7 +52,7 @@ $REF parallel --shards 2 --sshlogin 4/node1 --sshlogin node2 --dry-run "$@" \
     --results r.jsonl >"$T/dry.out" 2>&1
 grep -q "'--sshlogin' '4/node1' '--sshlogin' 'node2'" "$T/dry.out" &&
     grep -q "'--return' 'r.jsonl.shard-{}-of-2'" "$T/dry.out" &&
-    grep -q -- "--shard {}/2 --quiet --resume" "$T/dry.out" &&
+    grep -qF -- "'\\''--shard'\\'' {}'\\''/2'\\'' '\\''--quiet'\\'' '\\''--resume'\\''" "$T/dry.out" &&
     ok "parallel --dry-run: hosts, returned files and shards" ||
     bad "parallel --dry-run: $(cat "$T/dry.out")"
 $REF parallel --shards 2 --parallel "$T/no-such-parallel" "$@" \
