@@ -219,7 +219,7 @@ SBATCH=$FAKE sh "$ABS/medan-slurm-match" 2 --game loa --engine cmd=x --engine cm
 # (tests/cluster/sshd-up.sh: two logins, each with its own home): every
 # batch sends each shard its file so far (--transferfile), so a shard that
 # lands on the other host plays nothing twice (that replay itself is
-# checked by tests/cluster/run-ssh-real.sh with MEDAN_KNOWN_BUGS=fail).
+# checked by tests/cluster/run-ssh-real.sh).
 SS=$T/sshd
 if command -v parallel >/dev/null 2>&1 &&
     (sh "$HERE/cluster/sshd-up.sh" "$SS" node1 node2 >"$T/sshd.env" 2>"$T/sshd.err"); then

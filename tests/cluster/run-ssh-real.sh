@@ -104,24 +104,12 @@ esac
 [ -e "$S/hosts/node1/match/r.jsonl" ] || [ -e "$S/hosts/node2/match/r.jsonl" ] &&
     bad "a host wrote the merged file" || ok "only the controller merged"
 
-# KNOWN BUGS (issue 28; referee/parallel.c, another lane), run only with
-# MEDAN_KNOWN_BUGS=show (printed, not counted) or =fail (counted); each
-# says when it passes, so its mark can go.  (Not by default: every ssh
-# connection costs seconds here, and the stage must stay short.)
-# 1. A hidden-information game over hosts that share no files: the shards
-#    must deal with one key and the controller must keep it (F.key) to
-#    replay or resume; today each host makes its own F.key, the merged
-#    file holds two matches' games and the controller has no key.
-# 2. --resume over hosts that share no files: the controller's shard files
-#    are not sent to the hosts, so a shard that lands on a host without
-#    its file (another host, a wiped disk) plays its finished games again
-#    and its results replace the controller's.
-kfail=0
-kbad() { if [ "${MEDAN_KNOWN_BUGS:-}" = fail ]; then bad "$1"; else
-    echo "known bug (not counted; MEDAN_KNOWN_BUGS=fail counts it): $1"; fi; kfail=1; }
-case ${MEDAN_KNOWN_BUGS:-} in
-show | fail)
-    # 2: the hosts lose their copies; the controller has all 12 games.
+# Hosts that share no files (issue 28; fixed by parallel's --transferfile):
+# 1. --resume: the controller's shard files are sent to the hosts, so a
+#    shard that lands on a host without its file plays nothing again.
+# 2. a hidden-information game: the shards deal with one key, made by the
+#    controller, which keeps it (F.key) to replay or resume.
+    # 1: the hosts lose their copies; the controller has all 12 games.
     mkdir -p "$T/before"
     cp r.jsonl.shard-*-of-4 "$T/before/"
     rm -rf "$S/hosts/node1/match" "$S/hosts/node2/match"
@@ -132,8 +120,8 @@ show | fail)
     for i in 1 2 3 4; do
         cmp -s "$T/before/r.jsonl.shard-$i-of-4" "r.jsonl.shard-$i-of-4" && same=$((same + 1))
     done
-    [ $same = 4 ] || kbad "--resume over ssh played $((4 - same)) finished shard(s) again (their records were rewritten)"
-    # 1: a hidden-information match over both hosts.
+    [ $same = 4 ] || bad "--resume over ssh played $((4 - same)) finished shard(s) again (their records were rewritten)"
+    # 2: a hidden-information match over both hosts.
     bat="--game battalion players=3 --engine name=r1 cmd=$ABS/medan-battalion option.Strategy=random
         --engine name=r2 cmd=$ABS/medan-battalion option.Strategy=random --each st=2
         --games 6 --seed 3 --logdir none"
@@ -142,19 +130,16 @@ show | fail)
         --results b.jsonl >"$T/bat.out" 2>&1
     check $? 0 "parallel over ssh, hidden information: exit 0"
     nkeys=$(grep -o '"key":"[0-9a-f]*"' b.jsonl | sort -u | wc -l | tr -d ' ')
-    [ "$nkeys" = 1 ] || kbad "the shards on two hosts dealt with $nkeys different keys"
+    [ "$nkeys" = 1 ] || bad "the shards on two hosts dealt with $nkeys different keys"
     if [ -s b.jsonl.key ]; then
         # shellcheck disable=SC2086
         "$REF" $bat --key-file b.jsonl.key --quiet --results "$T/bat1.jsonl" >/dev/null 2>&1
         python3 "$here/same-games.py" "$T/bat1.jsonl" b.jsonl 6 >"$T/bcmp.out" 2>&1 ||
-            kbad "hidden information over ssh differs from one run with F.key: $(head -2 "$T/bcmp.out")"
+            bad "hidden information over ssh differs from one run with F.key: $(head -2 "$T/bcmp.out")"
     else
-        kbad "the controller has no b.jsonl.key (the key stayed on the hosts)"
+        bad "the controller has no b.jsonl.key (the key stayed on the hosts)"
     fi
-    [ $kfail = 0 ] && ok "the known bugs of this script are fixed: drop their marks" ;;
-*) echo "note: 2 known bugs not checked (MEDAN_KNOWN_BUGS=show or =fail checks them):" \
-    "hidden-information keys and --resume over hosts without a shared file system" ;;
-esac
+    :
 
 cd / || exit 1
 pid=$(cat "$S/sshd.pid" 2>/dev/null)
