@@ -327,8 +327,6 @@ void ref_record_move_comment(const struct ref_move *m, char *b, size_t n)
     else
         buf_printf(b, n, &len, "%.*fs", ms < 100 ? 3 : ms < 1000 ? 2 : ms < 10000 ? 1 : 0,
                    (double)ms / 1000.0);
-    if (m->ponderhit > 0) /* the time is from ponderhit */
-        buf_printf(b, n, &len, " ponderhit");
 }
 
 int ref_record_write_pgn(const struct ref_record *r, FILE *f)
