@@ -39,6 +39,8 @@
  * sent to FILE (each line starts with its pid), and declares the widest
  * Seed option (it wants every bit); in the ponder modes it also writes
  * `<pid> pondered <ms>` (ms from `go ponder` to ponderhit/stop).
+ * --threads MAX declares `option name Threads type spin default 1 min 1
+ * max MAX` (and accepts it, as every option).
  * --first PCT plays the first legal move with probability PCT % (else a
  * random one), so a ponder mock's guess comes true now and then.
  * --delay MS waits before every bestmove.  --score CP sends
@@ -64,7 +66,7 @@ static game_config_buf cfg_buf;
 static game_state_buf st_buf;
 static unsigned char *const cfg = cfg_buf.b, *const st = st_buf.b;
 static const char *mode = "normal";
-static int after, gos, seat_hint, delay_ms, first_pct;
+static int after, gos, seat_hint, delay_ms, first_pct, threads_max;
 static struct rng rng;
 static FILE *spy;
 extern char **environ;
@@ -249,6 +251,8 @@ int main(int argc, char **argv)
             after = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--delay") == 0)
             delay_ms = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--threads") == 0)
+            threads_max = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--first") == 0)
             first_pct = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--score") == 0) {
@@ -308,6 +312,8 @@ int main(int argc, char **argv)
             out("game %s players %d-%d", G->name, G->min_seats, G->max_seats);
             out("option name Seed type spin default 0 min 0 max %s",
                 spy ? "9007199254740991" : "1000000");
+            if (threads_max > 0)
+                out("option name Threads type spin default 1 min 1 max %d", threads_max);
             out("mepok");
         } else if (strcmp(line, "isready") == 0)
             out("readyok");
