@@ -882,13 +882,16 @@ int ref_cores_warning(const struct ref_match *m, long ncpu, FILE *f)
     demand = (long)(m->concurrency < 1 ? 1 : m->concurrency) * worst;
     if (demand <= ncpu)
         return 0;
-    fprintf(f, "medan-referee: warning: --concurrency %d x %ld thread%s "
-            "(%s%s) = %ld searching threads on %ld core%s: the engines "
-            "will share cores and play weaker than their settings say\n",
-            m->concurrency < 1 ? 1 : m->concurrency, worst, worst == 1 ? "" : "s",
-            m->eng[we].name,
-            m->ponder && m->ponder[we] ? ", x 2 for ponder=on" : "",
-            demand, ncpu, ncpu == 1 ? "" : "s");
+    {
+        int64_t t = worst / (m->ponder && m->ponder[we] ? 2 : 1);
+        fprintf(f, "medan-referee: warning: --concurrency %d x %ld searching "
+                "thread%s (%s: Threads=%lld%s) = %ld on %ld core%s: the engines "
+                "will share cores and play weaker than their settings say\n",
+                m->concurrency < 1 ? 1 : m->concurrency, worst,
+                worst == 1 ? "" : "s", m->eng[we].name, (long long)t,
+                m->ponder && m->ponder[we] ? ", x 2 for ponder=on" : "",
+                demand, ncpu, ncpu == 1 ? "" : "s");
+    }
     return 1;
 }
 

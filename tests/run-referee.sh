@@ -337,7 +337,7 @@ check "$?/$(count 'ponder=on or ponder=off' "$T/pond5.out")" 1/1 "ponder=yes ref
 # The cores warning: --concurrency x Threads (x 2 pondering) over the cores.
 $REF --game loa --engine cmd=$MOCK option.Threads=100000 --engine cmd=$MOCK --each tc=0.5 \
     --games 2 --logdir none --quiet >"$T/cores1.out" 2>&1
-check "$(count 'warning: --concurrency 1 x 100000 threads' "$T/cores1.out")" 1 \
+check "$(count 'warning: --concurrency 1 x 100000 searching threads (.*: Threads=100000) = 100000 on' "$T/cores1.out")" 1 \
     "Threads over the machine's cores: one warning"
 $REF --game loa --engine cmd=$MOCK --engine cmd=$MOCK --each tc=0.5 --games 2 --logdir none \
     --quiet >"$T/cores2.out" 2>&1
