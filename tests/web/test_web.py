@@ -1104,6 +1104,18 @@ if s6:
     http('api/session/%s/move' % lsid, {'move': eng_seat(s6)['ponder_move']}, secret=lsec, base=B5)
 s6 = wait(lambda: (lambda q: len(q['moves']) == 3 and q)(st5(lsid, lsec)), 'medan-loa\'s answer')
 check(s6 and eng_seat(s6)['ponder_hits'] == 1, 'medan-loa ponders, and answers after ponderhit')
+# A match in the browser: Threads and pondering through the referee's --each keys
+code, e = http('api/session', {'game': 'loa', 'mode': 'match', 'a': 'mockp', 'b': 'mock1', 'tc': 'tc=30+0',
+                               'threads': 2}, base=B5)
+check(code == 400 and 'mock1 has no Threads' in e.get('error', ''), 'a match: threads=2 with an engine without Threads: 400 (%s)' % e)
+code, mt = http('api/session', {'game': 'loa', 'mode': 'match', 'a': 'mockp', 'b': 'mockp', 'tc': 'tc=30+0',
+                                'games': 2, 'threads': 2, 'ponder': True, 'options': '--maxplies 40'}, base=B5)
+cmd = (mt.get('match') or {}).get('command', '') if code == 200 else ''
+check(code == 200 and '--each option.Threads=2 ponder=on' in cmd, 'a match: --each option.Threads=2 ponder=on (%s)' % (cmd or mt))
+mm = wait(lambda: (lambda q: not q['match']['running'] and q)(st5(mt['id'], mt['secret'])) if code == 200 else None,
+          'the ponder match to end', timeout=WAIT * 2)
+check(mm and mm['match']['played'] == 2 and not mm['match'].get('stopped') and 'Ponder hits: ' in mm['match']['table'].get('text', ''),
+      'a match with pondering engines: 2 games, the table shows the ponder hits')
 check(stop(srv5) == 0, 'the ponder server stops cleanly (its pondering engines stopped)')
 
 # ---- the end: the server stops on SIGTERM and leaves no engine behind ------------
