@@ -1765,7 +1765,8 @@ static void *worker(void *arg)
             int prc;
             if (!x->pondering)
                 continue;
-            if (s->ply == x->ponder_ply + 1 && tm == k)
+            if (s->ply == x->ponder_ply + 1 && tm == k && !s->paused &&
+                s->mode == WEB_PLAY && s->ply == s->n)
                 continue;                  /* engine_turn decides: hit or miss */
             if (!(s->mode == WEB_PLAY && !s->paused && x->ponder &&
                   s->game_gen == x->ponder_game && s->ply == x->ponder_ply &&
