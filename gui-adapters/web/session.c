@@ -1013,8 +1013,9 @@ static json_t *state_locked(struct sess *s)
         json_object_set_new(e, "state", json_string(human ? "" : s->seat[i].state));
         json_object_set_new(e, "used_ms", json_integer(s->seat[i].used_ms));
         json_object_set_new(e, "last_ms", json_integer(s->seat[i].last_ms));
-        if (!human) {
+        if (!human)
             json_object_set_new(e, "threads", json_integer(s->seat[i].threads));
+        if (!human && !s->hidden) { /* pondering: never in a hidden game */
             json_object_set_new(e, "pondering", json_boolean(s->seat[i].pondering));
             /* the reply it expects (the page may show it) */
             json_object_set_new(e, "ponder_move",

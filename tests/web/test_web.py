@@ -408,6 +408,7 @@ for p in bat:
                      'moves', 'ply', 'legal', 'result', 'thinking', 'message', 'seats', 'movetime', 'strategy',
                      'engine', 'analysing', 'multipv', 'error', 'secret'}
     keys -= {'movers'}    # the seat that made each move: public, as the moves are
+    keys -= {'threads', 'ponder'}   # the person's own settings for the engines
     if keys or 'start_fen' in p or 'info' in p:
         leaks += 1
         print('     unexpected keys %s' % (keys or 'start_fen/info'))
