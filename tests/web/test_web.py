@@ -893,6 +893,9 @@ for so in held:
     so.close()
 held = []
 n101 = 0
+# b is a game without a page: seen now, so --idle does not close it while
+# the streams open (a loaded machine took over 4 s to get here)
+http('api/session/%s' % b['id'], secret=b['secret'])
 for i in range(130):
     try:
         so, code, _ = ws_open(b['id'], b['secret'], src='127.0.0.3')
