@@ -893,9 +893,10 @@ for so in held:
     so.close()
 held = []
 n101 = 0
-# b is a game without a page: seen now, so --idle does not close it while
-# the streams open (a loaded machine took over 4 s to get here)
-http('api/session/%s' % b['id'], secret=b['secret'])
+# b is a game without a page, closed after --idle (4 s): a loaded machine
+# may take longer to get here, so a closed b is made again
+if http('api/session/%s' % b['id'], secret=b['secret'])[0] == 404:
+    code, b = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
 for i in range(130):
     try:
         so, code, _ = ws_open(b['id'], b['secret'], src='127.0.0.3')
