@@ -218,16 +218,29 @@ static void ponder_items(struct chk *k, const void *st0)
     }
     memcpy(s2.b, st0, g->state_size);
     for (int ply = 0; ply < 2; ply++) {
+        /* the first legal move that does not end the game (Palagan's
+         * first move is a pass, and two passes end it) */
         gmove *mvs = game_move_buf(g);
+        uint64_t hist[2];
         char tok[128];
-        int n = game_gen_moves(g, s2.b, mvs);
-        if (n <= 0) {
+        int n = game_gen_moves(g, s2.b, mvs), i;
+        game_state_buf s3;
+        for (i = 0; i < n; i++) {
+            struct game_result res;
+            memcpy(s3.b, s2.b, g->state_size);
+            hist[ply] = g->hash(s2.b);
+            g->play(s3.b, mvs[i]);
+            g->result(s3.b, hist, ply + 1, &res);
+            if (!res.over)
+                break;
+        }
+        if (i == n) {
             free(mvs);
             break;
         }
-        g->format_move(s2.b, mvs[0], tok, sizeof tok);
+        g->format_move(s2.b, mvs[i], tok, sizeof tok);
         buf_printf(moves, sizeof moves, &len, " %s", tok);
-        g->play(s2.b, mvs[0]);
+        g->play(s2.b, mvs[i]);
         free(mvs);
     }
     snprintf(go, sizeof go, "go ponder p1time %lld p1inc 0 p2time %lld p2inc 0",

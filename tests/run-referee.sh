@@ -347,6 +347,11 @@ check "$(count 'searching threads on' "$T/cores2.out")" 0 "one thread, one game 
 $REF check --game loa --latency report --time-use none --engine cmd="$BIN/medan-loa" >"$T/pchk1.out" 2>&1
 check "$(grep -c '^\(PASS\|SLOW\)  \(go ponder: no bestmove\|ping answered while pondering\|ponderhit -> legal bestmove\|ponderhit: bestmove within clock\|ponder stop -> bestmove\)' "$T/pchk1.out")" 5 \
     "check: medan-loa passes the five ponder items"
+# Palagan: the first legal move is a pass and two passes end the game, so
+# the ponder position takes the first moves that do not end it
+$REF check --game palagan --latency report --time-use none --engine cmd="$BIN/medan-palagan" >"$T/pchk3.out" 2>&1
+check "$(grep -c '^\(PASS\|SLOW\)  \(go ponder: no bestmove\|ping answered while pondering\|ponderhit -> legal bestmove\|ponderhit: bestmove within clock\|ponder stop -> bestmove\)' "$T/pchk3.out")" 5 \
+    "check: medan-palagan passes the five ponder items (a ponder position the game goes on from)"
 grep 'ponder' "$T/pchk1.out" | grep -v '^.... *go movetime\|bestmove after stop\|during search' | sed 's/^/    /'
 $REF check --game loa --latency report --time-use none \
     --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=ponderbad >"$T/pchk2.out" 2>&1
