@@ -409,36 +409,119 @@ static int wait_bestmove(struct ctl_client *c, int64_t deadline_us, char *line,
     }
 }
 
-int ctl_client_go(struct ctl_client *c, const char *limits,
-                  int64_t deadline_us, char *move, size_t n,
-                  int64_t *elapsed_us)
+/* The move (and the ponder move) of the bestmove line whose argument is
+ * arg. */
+static void split_bestmove(struct ctl_client *c, char *arg, char *move,
+                           size_t n)
 {
-    char line[CTL_LINE_MAX], cmd[512], *arg;
+    char *sp = strpbrk(arg, " \t"), *pm;
+    size_t k = sp ? (size_t)(sp - arg) : strlen(arg);
+    if (k >= n)
+        k = n - 1;
+    memcpy(move, arg, k);
+    move[k] = '\0';
+    c->ponder[0] = '\0';
+    if (sp && (pm = word2(sp + strspn(sp, " \t"), "ponder")) != NULL && *pm) {
+        k = strcspn(pm, " \t");
+        if (k >= sizeof c->ponder)
+            k = 0; /* absurd: no ponder move rather than a cut one */
+        memcpy(c->ponder, pm, k);
+        c->ponder[k] = '\0';
+    }
+}
+
+/* Send cmd (go ... or ponderhit) and wait for its bestmove. */
+static int cmd_bestmove(struct ctl_client *c, const char *cmd, int fresh,
+                        int64_t deadline_us, char *move, size_t n,
+                        int64_t *elapsed_us)
+{
+    char line[CTL_LINE_MAX], *arg;
     int64_t t0;
-    int r;
-    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
-    r = send_or_eof(c, deadline_us, cmd);
+    int r = send_or_eof(c, deadline_us, cmd);
     t0 = now_us();
     if (r != CTL_OK)
         return r;
     c->searching = 1;
-    c->last_depth = 0;
-    c->has_score = 0;
-    c->last_mate = 0;
+    c->ponder[0] = '\0';
+    if (fresh) {
+        c->last_depth = 0;
+        c->has_score = 0;
+        c->last_mate = 0;
+    }
     r = wait_bestmove(c, deadline_us, line, sizeof line, &arg);
     *elapsed_us = now_us() - t0;
     if (r == CTL_OK || r == CTL_ERROR)
         c->searching = 0;
     if (r == CTL_OK && !*arg)
         r = unreadable(c, line); /* `bestmove` without a move */
-    if (r == CTL_OK) {
-        char *sp = strpbrk(arg, " \t");
-        size_t k = sp ? (size_t)(sp - arg) : strlen(arg);
-        if (k >= n)
-            k = n - 1;
-        memcpy(move, arg, k);
-        move[k] = '\0';
+    if (r == CTL_OK)
+        split_bestmove(c, arg, move, n);
+    return r;
+}
+
+int ctl_client_go(struct ctl_client *c, const char *limits,
+                  int64_t deadline_us, char *move, size_t n,
+                  int64_t *elapsed_us)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
+    return cmd_bestmove(c, cmd, 1, deadline_us, move, n, elapsed_us);
+}
+
+/* Lines that arrived during a ponder search, before ponderhit/stop: info
+ * lines are noted, a bestmove is a protocol error (1), the rest skipped. */
+static int early_bestmove(struct ctl_client *c)
+{
+    char line[CTL_LINE_MAX];
+    int r;
+    while ((r = ctl_proc_take(&c->proc, line, sizeof line)) == CTL_IO_LINE) {
+        note_info(c, line);
+        if (word2(line, "bestmove")) {
+            char q[160];
+            quote_line(q, sizeof q, line);
+            snprintf(c->last_error, sizeof c->last_error,
+                     "'%s' during go ponder, before ponderhit or stop", q);
+            c->searching = 0;
+            return 1;
+        }
     }
+    return 0;
+}
+
+int ctl_client_ponderhit(struct ctl_client *c, int64_t deadline_us,
+                         char *move, size_t n, int64_t *elapsed_us)
+{
+    *elapsed_us = 0;
+    if (early_bestmove(c))
+        return CTL_ERROR;
+    return cmd_bestmove(c, "ponderhit", 0, deadline_us, move, n, elapsed_us);
+}
+
+int ctl_client_stop_ponder(struct ctl_client *c, int64_t deadline_us,
+                           char *move, size_t n, int64_t *elapsed_us,
+                           int *early)
+{
+    char line[CTL_LINE_MAX], *arg;
+    int64_t t0;
+    int r;
+    *elapsed_us = 0;
+    if (early)
+        *early = 0;
+    if (early_bestmove(c)) {
+        if (early)
+            *early = 1;
+        return CTL_ERROR;
+    }
+    r = send_or_eof(c, deadline_us, "stop");
+    t0 = now_us();
+    if (r != CTL_OK)
+        return r;
+    r = wait_for(c, deadline_us, "bestmove", 1, line, sizeof line, &arg);
+    *elapsed_us = now_us() - t0;
+    if (r == CTL_OK || r == CTL_ERROR)
+        c->searching = 0;
+    if (r == CTL_OK)
+        split_bestmove(c, arg, move, n);
     return r;
 }
 

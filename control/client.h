@@ -55,6 +55,8 @@ struct ctl_client {
                               (win/loss: +-CTL_SCORE_MATE) */
     int last_mate;         /* `score win N`: N, `score loss N`: -N (plies;
                               `win 0`/`loss 0` as +-1), 0 for `score cp` */
+    char ponder[64];       /* the `ponder M` of the last bestmove read by
+                              ctl_client_go/_ponderhit, "" = none */
     const atomic_int *cancel; /* set by the owner: when it becomes non-zero
                               during ctl_client_go, `stop` is sent (once) and
                               the bestmove awaited as usual; NULL = none */
@@ -90,6 +92,21 @@ int ctl_client_seed(struct ctl_client *c, int64_t deadline_us,
 int ctl_client_go(struct ctl_client *c, const char *limits,
                   int64_t deadline_us, char *move, size_t n,
                   int64_t *elapsed_us);
+/* Pondering (the referee is the reference, docs/protocol.md): after a
+ * `go ponder ...` sent with ctl_client_go_async (searching set),
+ * ctl_client_ponderhit sends `ponderhit` and waits for the bestmove as
+ * ctl_client_go does (elapsed from the end of the write of `ponderhit`,
+ * the moment the engine's clock starts); ctl_client_stop_ponder sends
+ * `stop` and reads the stopped search's bestmove into move (for the
+ * caller to discard), *elapsed_us the time it took.  Both first look at
+ * the lines already arrived: a bestmove there came before ponderhit/stop,
+ * a protocol error (CTL_ERROR, last_error says so; *early is set when
+ * early is not NULL). */
+int ctl_client_ponderhit(struct ctl_client *c, int64_t deadline_us,
+                         char *move, size_t n, int64_t *elapsed_us);
+int ctl_client_stop_ponder(struct ctl_client *c, int64_t deadline_us,
+                           char *move, size_t n, int64_t *elapsed_us,
+                           int *early);
 /* For an event loop: send `go <limits>` and return at once (CTL_OK, or
  * CTL_TIMEOUT / CTL_EOF when it cannot be written); searching is set and
  * last_depth/has_score cleared, as ctl_client_go does.  The info lines and

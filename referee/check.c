@@ -191,6 +191,105 @@ static void time_use(struct chk *k, const void *st0, const char *moves,
     free(lat);
 }
 
+/* The ponder exchange (docs/protocol.md, "Pondering"), for two-seat games
+ * of perfect information: the position after two plies (the engine's move
+ * and the reply it expects), `go ponder` with clocks; no bestmove before
+ * ponderhit, ping answered, ponderhit -> a legal bestmove within the clock;
+ * again, then stop -> a bestmove promptly (its latency against the 50 ms of
+ * stop, a report under --latency report). */
+static void ponder_items(struct chk *k, const void *st0)
+{
+    const struct ref_match *m = k->m;
+    const struct game *g = m->g;
+    static char line[CTL_LINE_MAX], cmd[CTL_LINE_MAX];
+    const int64_t clock_ms = 3000;
+    game_state_buf s2;
+    char moves[300] = "", go[200];
+    size_t len = 0;
+    int64_t t0, dt;
+    int ok;
+    gmove mv;
+
+    if (m->nseats != 2 || m->hidden) {
+        printf("----  %-34s %s\n", "ponder exchange",
+               "not checked: the referee ponders in two-seat games of perfect "
+               "information only");
+        return;
+    }
+    memcpy(s2.b, st0, g->state_size);
+    for (int ply = 0; ply < 2; ply++) {
+        /* the first legal move that does not end the game (Palagan's
+         * first move is a pass, and two passes end it) */
+        gmove *mvs = game_move_buf(g);
+        uint64_t hist[2];
+        char tok[128];
+        int n = game_gen_moves(g, s2.b, mvs), i;
+        game_state_buf s3;
+        for (i = 0; i < n; i++) {
+            struct game_result res;
+            memcpy(s3.b, s2.b, g->state_size);
+            hist[ply] = g->hash(s2.b);
+            g->play(s3.b, mvs[i]);
+            g->result(s3.b, hist, ply + 1, &res);
+            if (!res.over)
+                break;
+        }
+        if (i == n) {
+            free(mvs);
+            break;
+        }
+        g->format_move(s2.b, mvs[i], tok, sizeof tok);
+        buf_printf(moves, sizeof moves, &len, " %s", tok);
+        g->play(s2.b, mvs[i]);
+        free(mvs);
+    }
+    snprintf(go, sizeof go, "go ponder p1time %lld p1inc 0 p2time %lld p2inc 0",
+             (long long)clock_ms, (long long)clock_ms);
+
+    /* go ponder ... ponderhit */
+    pos_cmd(m, s2.b, moves, cmd, sizeof cmd);
+    ask(k, cmd, "ok error", k->slack_ms, line, sizeof line);
+    ctl_client_send(k->c, now_us() + (int64_t)k->slack_ms * 1000, go);
+    ok = !ask(k, NULL, "bestmove error", 500, line, sizeof line);
+    report(k, ok, "go ponder: no bestmove in 500 ms", "%s",
+           ok ? "" : line);
+    if (!ok) {
+        /* it answered at once: the rest of the exchange means nothing */
+        ask(k, "ping ponder-sync", "pong", k->slack_ms, line, sizeof line);
+        return;
+    }
+    t0 = now_us();
+    ok = ask(k, "ping pondering", "pong", k->slack_ms, line, sizeof line) &&
+         strcmp(line, "pong pondering") == 0;
+    dt = now_us() - t0;
+    report_latency(k, ok, dt, 100000, "ping answered while pondering", "%.1f ms",
+                   dt / 1000.0);
+    t0 = now_us();
+    ok = ask(k, "ponderhit", "bestmove error", (int)clock_ms + k->slack_ms, line,
+             sizeof line);
+    dt = now_us() - t0;
+    report(k, ok && legal(g, s2.b, line, &mv), "ponderhit -> legal bestmove",
+           "'%.40s'", ok ? line : "no answer");
+    report_latency(k, ok, dt, clock_ms * 1000, "ponderhit: bestmove within clock",
+                   "%.1f ms of %lld ms", dt / 1000.0, (long long)clock_ms);
+
+    /* go ponder ... stop */
+    pos_cmd(m, s2.b, moves, cmd, sizeof cmd);
+    ask(k, cmd, "ok error", k->slack_ms, line, sizeof line);
+    ctl_client_send(k->c, now_us() + (int64_t)k->slack_ms * 1000, go);
+    ok = !ask(k, NULL, "bestmove error", 200, line, sizeof line);
+    if (!ok) {
+        report(k, 0, "go ponder, stop -> bestmove", "bestmove before stop: '%.40s'",
+               line);
+        return;
+    }
+    t0 = now_us();
+    ok = ask(k, "stop", "bestmove", k->slack_ms, line, sizeof line);
+    dt = now_us() - t0;
+    report_latency(k, ok, dt, 50000, "ponder stop -> bestmove (50 ms)", "%.1f ms",
+                   dt / 1000.0);
+}
+
 int ref_check_main(struct ref_match *m, int strict_latency, const struct ref_time_use *tu)
 {
     static char line[CTL_LINE_MAX], cmd[CTL_LINE_MAX], moves[CTL_LINE_MAX];
@@ -321,6 +420,8 @@ int ref_check_main(struct ref_match *m, int strict_latency, const struct ref_tim
                    dt / 1000.0);
     report(&k, ok && legal(g, st, line, &mv), "bestmove after stop is legal",
            "'%.40s'", ok ? line : "");
+
+    ponder_items(&k, st);
 
     /* a short game: every bestmove legal */
     {

@@ -162,6 +162,10 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
     char *eq = strchr(kv, '='), *k = kv, *v;
     m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
     m->owned[m->nowned++] = kv;
+    if (!eq && strcmp(kv, "ponder") == 0) { /* cutechess: a bare `ponder` */
+        m->ponder[e] = 1;
+        return 0;
+    }
     if (!eq)
         return bad("engine key without '=': %s", kv);
     *eq = '\0';
@@ -200,6 +204,12 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
             return bad("restart=on or restart=off, not %s", kv);
         }
         m->restart[e] = strcmp(v, "on") == 0;
+    } else if (strcmp(k, "ponder") == 0) {
+        if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+            *eq = '=';
+            return bad("ponder=on or ponder=off, not %s", kv);
+        }
+        m->ponder[e] = strcmp(v, "on") == 0;
     } else if (strcmp(k, "proto") == 0) {
         if (strcmp(v, "mep") != 0) {
             *eq = '=';
@@ -498,6 +508,7 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
     m->restart = xcalloc((size_t)neng, sizeof *m->restart);
+    m->ponder = xcalloc((size_t)neng, sizeof *m->ponder);
     m->tc = xcalloc((size_t)neng, sizeof *m->tc);
     for (int e = 0; e < neng; e++) {
         ref_tc_clear(&m->tc[e]);
@@ -509,6 +520,13 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
                 FAIL(-1);
         if (!m->eng[e].cmd)
             FAIL(bad("every --engine needs cmd="));
+        /* Pondering guesses the one opponent's reply in a position both
+         * see: with more seats or hidden information there is no such
+         * reply to ponder on. */
+        if (m->ponder[e] && (m->nseats != 2 || m->hidden))
+            FAIL(bad("ponder=on needs a two-seat game of perfect information; "
+                     "%s has %s", m->g->name,
+                     m->hidden ? "hidden information" : "more than two seats"));
         if (!m->eng[e].name) {
             const char *b = strrchr(m->eng[e].cmd, '/');
             m->eng[e].name = xstrdup(b ? b + 1 : m->eng[e].cmd);
@@ -692,6 +710,8 @@ void ref_match_free(struct ref_match *m)
         free(m->eng[e].opt_val);
     }
     free(m->restart);
+    free(m->ponder);
+    m->ponder = NULL;
     for (int i = 0; i < m->nowned; i++)
         free(m->owned[i]);
     ref_openings_free(&m->open);
@@ -748,6 +768,9 @@ void ref_cli_help(void)
 "                          with st=, ms a bestmove may come late (default:\n"
 "                          only past 2*st + 1 s)\n"
 "  restart=on|off          on: a fresh process for every game (default off)\n"
+"  ponder=on|off (or a bare ponder)   on: the engine thinks on its opponent's\n"
+"                          time (go ponder, ponderhit/stop; two-seat games of\n"
+"                          perfect information; default off)\n"
 "  proto=mep               accepted (MEP is the only protocol)\n"
 "\n"
 "match options:\n"
@@ -764,7 +787,8 @@ void ref_cli_help(void)
 "                          the seats (every engine in every seat alike)\n"
 "  --repeat                each opening with both colours (the default)\n"
 "  --noswap                no colour swap: the engine listed first in seat 1\n"
-"  --concurrency N         games at once (default 1)\n"
+"  --concurrency N         games at once (default 1); a warning when N x the\n"
+"                          largest option.Threads (x 2 pondering) > cores\n"
 "  --seed S                match seed (default 0): openings, deals, Seed option\n"
 "  --key-file F            hidden information: the secret deal key in F (made\n"
 "                          if missing; shards share it)\n"

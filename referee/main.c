@@ -448,6 +448,7 @@ int main(int argc, char **argv)
         cleanup(&m);
         return 1;
     }
+    ref_cores_warning(&m, 0, stderr); /* once, before the first game */
     if (resume) {
         char err[512];
         if (ref_match_resume(&m, resume, err, sizeof err) < 0) {

@@ -318,6 +318,69 @@ static void utc_now(char *b, size_t n)
     strftime(b, n, "%Y.%m.%d %H:%M:%S", &tm);
 }
 
+/* The limits of a `go` for seat s: every seat's clock, named by seat,
+ * then s's movestogo, movetime, depth and nodes. */
+static void go_limits(const struct ref_match *m, const int seat_eng[],
+                      const struct ref_clock clk[], int s, char *limits,
+                      size_t n)
+{
+    const struct ref_tc *tc = &m->tc[seat_eng[s]];
+    size_t len = 0;
+    limits[0] = '\0';
+    for (int i = 0; i < m->nseats; i++) {
+        const struct ref_tc *ti = &m->tc[seat_eng[i]];
+        if (ti->base_ms >= 0)
+            buf_printf(limits, n, &len, "%sp%dtime %lld p%dinc %lld",
+                       len ? " " : "", i + 1, (long long)clk[i].left_ms,
+                       i + 1, (long long)ti->inc_ms);
+    }
+    if (tc->base_ms >= 0 && tc->moves)
+        buf_printf(limits, n, &len, " movestogo %d",
+                   tc->moves - clk[s].moves % tc->moves);
+    if (tc->movetime_ms >= 0)
+        buf_printf(limits, n, &len, "%smovetime %lld", len ? " " : "",
+                   (long long)tc->movetime_ms);
+    if (tc->depth)
+        buf_printf(limits, n, &len, "%sdepth %d", len ? " " : "", tc->depth);
+    if (tc->nodes)
+        buf_printf(limits, n, &len, "%snodes %llu", len ? " " : "",
+                   (unsigned long long)tc->nodes);
+}
+
+/* Pondering (ponder=on, two seats): seat s just moved and its engine
+ * named a ponder move.  If that move is legal in st (the position after
+ * s's move), send the position with it played and `go ponder` with the
+ * clocks as they stand; *pmv is the expected reply.  1 when a ponder
+ * search is out, 0 when there is none (no or illegal ponder move), or
+ * -1 with r_out set when the engine failed. */
+static int start_ponder(const struct ref_match *m, struct ctl_client *c,
+                        const int seat_eng[], const struct ref_clock clk[],
+                        int s, const void *st, const char *pos, gmove *pmv,
+                        int *r_out)
+{
+    const struct game *g = m->g;
+    char err[GAME_ERR_LEN], tok[256], limits[512], *cmd;
+    size_t cn;
+    int r;
+    if (!*c->ponder ||
+        g->parse_move(st, c->ponder, pmv, err, sizeof err) != GAME_OK)
+        return 0;
+    g->format_move(st, *pmv, tok, sizeof tok);
+    cn = strlen(pos) + strlen(tok) + 2;
+    cmd = xmalloc(cn);
+    snprintf(cmd, cn, "%s %s", pos, tok);
+    r = ctl_client_cmd(c, now_us() + (int64_t)m->cmd_ms * 1000, cmd);
+    free(cmd);
+    if (r == CTL_OK) {
+        char go[600];
+        go_limits(m, seat_eng, clk, s, limits, sizeof limits);
+        snprintf(go, sizeof go, "ponder%s%s", *limits ? " " : "", limits);
+        r = ctl_client_go_async(c, now_us() + (int64_t)m->cmd_ms * 1000, go);
+    }
+    *r_out = r;
+    return r == CTL_OK ? 1 : -1;
+}
+
 /* Plays game `game` into rec; 1 when ref_match_cancel dropped it. */
 static int play_game(struct worker *w, int game, struct ref_record *rec)
 {
@@ -338,6 +401,9 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
     int adj = REF_ADJ_NONE, loser = -1;
     char adj_why[160] = "";
     int cancelled = 0;
+    int pond[GAME_MAX_SEATS] = {0}; /* a ponder search is out for the seat */
+    gmove pmv[GAME_MAX_SEATS] = {0}; /* the reply it expects */
+    gmove last_mv = GAME_MOVE_NONE;  /* the move just played */
 
     ref_adj_start(&adjst);
     ref_schedule(m, game, seat_eng);
@@ -441,9 +507,9 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         struct ctl_client *c;
         const struct ref_tc *tc;
         char limits[512], move[256];
-        size_t len = 0;
         int64_t allow, elapsed, t_send;
         gmove mv;
+        int hit, ponder_miss = 0;
 
         if (atomic_load(&m->cancel)) {
             cancelled = 1;
@@ -484,10 +550,36 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         c->cancel = &m->cancel;  /* ref_match_cancel stops its search */
         tc = &m->tc[e];
 
+        /* A ponder search of this seat: its expected reply was played
+         * (ponderhit: the clock runs from now, its bestmove is the move)
+         * or not (stop; the stopped search's move is read and dropped). */
+        hit = 0;
+        if (pond[s]) {
+            pond[s] = 0;
+            if (last_mv == pmv[s])
+                hit = 1;
+            else {
+                int early;
+                r = ctl_client_stop_ponder(c, now_us() + (int64_t)m->cmd_ms * 1000,
+                                           move, sizeof move, &elapsed, &early);
+                if (r != CTL_OK) {
+                    set_forfeit(rec, s + 1, fail_word(r, 0));
+                    snprintf(rec->detail, sizeof rec->detail, "%s: %s",
+                             early ? "go ponder" : "stop of a ponder search",
+                             r == CTL_TIMEOUT ? "no bestmove" : c->last_error);
+                    after_failure(w, slot_of[s], r);
+                    break;
+                }
+                ponder_miss = 1;
+            }
+        }
+
         /* position */
         if (mark)
             own_us += now_us() - mark;
-        if (m->hidden) {
+        if (hit)
+            r = CTL_OK; /* the engine has it: the ponder position */
+        else if (m->hidden) {
             struct strbuf vb = {NULL, 0, 0};
             char *fen = xmalloc(CTL_LINE_MAX);
             if (g->view(st, s + 1, view) != GAME_OK)
@@ -508,46 +600,31 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
             break;
         }
 
-        /* go with every seat's clock, named by seat */
-        for (int i = 0; i < m->nseats; i++) {
-            const struct ref_tc *ti = &m->tc[seat_eng[i]];
-            if (ti->base_ms >= 0)
-                buf_printf(limits, sizeof limits, &len, "%sp%dtime %lld p%dinc %lld",
-                           len ? " " : "", i + 1, (long long)clk[i].left_ms,
-                           i + 1, (long long)ti->inc_ms);
-        }
-        if (tc->base_ms >= 0 && tc->moves)
-            buf_printf(limits, sizeof limits, &len, " movestogo %d",
-                       tc->moves - clk[s].moves % tc->moves);
-        if (tc->movetime_ms >= 0)
-            buf_printf(limits, sizeof limits, &len, "%smovetime %lld",
-                       len ? " " : "", (long long)tc->movetime_ms);
-        if (tc->depth)
-            buf_printf(limits, sizeof limits, &len, "%sdepth %d", len ? " " : "",
-                       tc->depth);
-        if (tc->nodes)
-            buf_printf(limits, sizeof limits, &len, "%snodes %llu",
-                       len ? " " : "", (unsigned long long)tc->nodes);
-        if (!len)
-            limits[0] = '\0';
+        go_limits(m, seat_eng, clk, s, limits, sizeof limits);
         allow = ref_clock_allow_us(&clk[s], tc);
         t_send = now_us();
         own_us += t_send - mark;
-        r = ctl_client_go(c, limits,
-                          t_send + (allow >= 0 ? allow
-                                               : (int64_t)m->nolimit_ms * 1000),
-                          move, sizeof move, &elapsed);
+        if (hit)
+            r = ctl_client_ponderhit(c,
+                                     t_send + (allow >= 0 ? allow
+                                                          : (int64_t)m->nolimit_ms * 1000),
+                                     move, sizeof move, &elapsed);
+        else
+            r = ctl_client_go(c, limits,
+                              t_send + (allow >= 0 ? allow
+                                                   : (int64_t)m->nolimit_ms * 1000),
+                              move, sizeof move, &elapsed);
         if (r != CTL_OK) {
             set_forfeit(rec, s + 1, fail_word(r, allow >= 0));
             if (r == CTL_TIMEOUT)
                 snprintf(rec->detail, sizeof rec->detail,
-                         "no bestmove within %lld ms",
+                         "no bestmove within %lld ms%s",
                          (long long)((allow >= 0 ? allow
                                                  : (int64_t)m->nolimit_ms * 1000) /
-                                     1000));
+                                     1000), hit ? " of ponderhit" : "");
             else
-                snprintf(rec->detail, sizeof rec->detail, "go: %s",
-                         c->last_error);
+                snprintf(rec->detail, sizeof rec->detail, "%s: %s",
+                         hit ? "ponderhit" : "go", c->last_error);
             after_failure(w, slot_of[s], r);
             break;
         }
@@ -573,6 +650,7 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
             rm->has_score = c->has_score;
             rm->cp = c->has_score ? c->last_score : 0;
             rm->mate = c->has_score ? c->last_mate : 0;
+            rm->ponderhit = hit ? 1 : ponder_miss ? -1 : 0;
         }
         if (nhist == histcap) {
             histcap = histcap ? 2 * histcap : 256;
@@ -582,12 +660,41 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         g->play(st, mv);
         if (m->obs && m->obs->move)
             m->obs->move(m->obs->ctx, rec, st);
+        last_mv = mv;
         if (!m->hidden)
             sb_add(&pos, " %s", move);
         if (m->nseats == 2)
             adj = ref_adj_move(&m->adj, &adjst, s, c->has_score, c->last_score,
                                rec->nmoves, &loser, adj_why, sizeof adj_why);
+        if (m->ponder && m->ponder[e] && adj == REF_ADJ_NONE &&
+            !(m->maxplies && rec->nmoves >= m->maxplies)) {
+            g->result(st, hist, nhist, &res);
+            if (!res.over) {
+                int k = start_ponder(m, c, seat_eng, clk, s, st, pos.s, &pmv[s], &r);
+                if (k < 0) {
+                    set_forfeit(rec, s + 1, fail_word(r, 0));
+                    snprintf(rec->detail, sizeof rec->detail, "go ponder: %s",
+                             r == CTL_TIMEOUT ? "no answer" : c->last_error);
+                    after_failure(w, slot_of[s], r);
+                    break;
+                }
+                pond[s] = k;
+            }
+        }
     }
+    /* The game ended (or failed) while an engine pondered: stop its search
+     * and read the stopped bestmove, so the engine is idle before a next
+     * game or quit.  The game's result stands. */
+    for (int s = 0; s < m->nseats; s++)
+        if (pond[s] && w->inst[slot_of[s]].alive) {
+            char junk[256];
+            int64_t el;
+            r = ctl_client_stop_ponder(&w->inst[slot_of[s]],
+                                       now_us() + (int64_t)m->cmd_ms * 1000,
+                                       junk, sizeof junk, &el, NULL);
+            if (r != CTL_OK)
+                after_failure(w, slot_of[s], r);
+        }
 done:
     rec->own_us = own_us;
     free(st);
@@ -765,6 +872,44 @@ static int preflight(struct ref_match *m)
         free(c);
     }
     return 0;
+}
+
+int ref_cores_warning(const struct ref_match *m, long ncpu, FILE *f)
+{
+    long worst = 1, demand;
+    int we = 0;
+    if (ncpu <= 0)
+        ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu <= 0)
+        return 0; /* unknown: nothing to compare with */
+    for (int e = 0; e < m->neng; e++) {
+        const struct ctl_engine_spec *s = &m->eng[e];
+        int64_t t = 1;
+        long need;
+        for (int i = 0; i < s->nopts; i++)
+            if (str_ieq(s->opt_name[i], "Threads") &&
+                parse_i64(s->opt_val[i], 1, 1 << 20, &t) < 0)
+                t = 1; /* the engine refuses it at start-up */
+        need = (long)t * (m->ponder && m->ponder[e] ? 2 : 1);
+        if (need > worst) {
+            worst = need;
+            we = e;
+        }
+    }
+    demand = (long)(m->concurrency < 1 ? 1 : m->concurrency) * worst;
+    if (demand <= ncpu)
+        return 0;
+    {
+        int64_t t = worst / (m->ponder && m->ponder[we] ? 2 : 1);
+        fprintf(f, "medan-referee: warning: --concurrency %d x %ld searching "
+                "thread%s (%s: Threads=%lld%s) = %ld on %ld core%s: the engines "
+                "will share cores and play weaker than their settings say\n",
+                m->concurrency < 1 ? 1 : m->concurrency, worst,
+                worst == 1 ? "" : "s", m->eng[we].name, (long long)t,
+                m->ponder && m->ponder[we] ? ", x 2 for ponder=on" : "",
+                demand, ncpu, ncpu == 1 ? "" : "s");
+    }
+    return 1;
 }
 
 int ref_match_run(struct ref_match *m)

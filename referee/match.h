@@ -44,6 +44,8 @@ struct ref_match {
     int *restart;            /* per engine: restart=on (a fresh process
                                 for every game) */
     struct ref_tc *tc;       /* per engine */
+    int *ponder;             /* per engine: ponder=on (two-seat games of
+                                perfect information only; NULL = none) */
     int neng;
     int games;               /* games in the schedule (all rounds) */
     /* Tournament (schedule.h): --games is games per encounter, the
@@ -129,6 +131,12 @@ uint64_t ref_match_engine_seed(const struct ref_match *m, int game, int seat);
 void ref_key_hex(const uint8_t key[16], char hex[33]);
 int ref_key_parse(const char *s, uint8_t key[16]);
 
+/* The machine's cores against what the match asks: --concurrency x the
+ * largest option.Threads (x 2 for an engine with ponder=on, which thinks
+ * on its opponent's time).  Writes one warning line to f and returns 1
+ * when the demand exceeds ncpu (sysconf(_SC_NPROCESSORS_ONLN) when ncpu
+ * <= 0), else 0. */
+int ref_cores_warning(const struct ref_match *m, long ncpu, FILE *f);
 /* Free what ref_cli_parse and the match allocated. */
 void ref_match_free(struct ref_match *m);
 /* Play the match (threads); returns 0, or 2 when it stopped on an error. */

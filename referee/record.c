@@ -34,6 +34,7 @@ void ref_record_add_move(struct ref_record *r, int seat, const char *tok,
     r->moves[r->nmoves].has_score = 0;
     r->moves[r->nmoves].cp = 0;
     r->moves[r->nmoves].mate = 0;
+    r->moves[r->nmoves].ponderhit = 0;
     r->moves[r->nmoves].ms = ms;
     snprintf(r->moves[r->nmoves].tok, REF_TOKEN_LEN, "%s", tok);
     r->nmoves++;
@@ -83,6 +84,8 @@ int ref_record_write_json(const struct ref_record *r, FILE *f)
                                 json_integer(m->mate > 0 ? m->mate : -m->mate));
         else if (m->has_score)
             json_object_set_new(mv, "cp", json_integer(m->cp));
+        if (m->ponderhit)
+            json_object_set_new(mv, "ponderhit", json_boolean(m->ponderhit > 0));
         json_array_append_new(a, mv);
     }
     json_object_set_new(o, "moves", a);
@@ -211,6 +214,11 @@ int ref_record_parse_json(struct ref_record *r, const char *line, char *err,
                                 (int64_t)json_integer_value(json_object_get(v, "ms")));
             r->moves[r->nmoves - 1].depth = d > 0 && d < 10000 ? (int)d : 0;
             move_score(&r->moves[r->nmoves - 1], v);
+            {
+                json_t *ph = json_object_get(v, "ponderhit");
+                r->moves[r->nmoves - 1].ponderhit =
+                    json_is_boolean(ph) ? (json_is_true(ph) ? 1 : -1) : 0;
+            }
         }
     v = json_object_get(o, "result");
     if (json_is_string(v)) {

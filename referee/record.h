@@ -24,6 +24,10 @@ struct ref_move {
     int cp;             /*   `score cp X` (mover's view), or */
     int mate;           /*   `score win N`: N, `score loss N`: -N (plies) */
     int64_t ms;
+    int ponderhit;      /* ponder=on: 1 the engine's ponder move was played
+                           (ponderhit), -1 its ponder search was stopped
+                           (a miss: this move came from a fresh go), 0 no
+                           ponder search was running */
     char tok[REF_TOKEN_LEN];
 };
 

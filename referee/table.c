@@ -88,6 +88,11 @@ int ref_table_add(struct ref_table *t, const struct ref_record *r)
                 worst = 0;
         }
         t->eng[e].games++;
+        for (int k = 0; k < r->nmoves; k++)
+            if (r->moves[k].seat == i + 1 && r->moves[k].ponderhit) {
+                t->eng[e].ponders++;
+                t->eng[e].ponderhits += r->moves[k].ponderhit > 0;
+            }
         /* A win is a (possibly shared) first place unless everyone is
          * first (a draw); a loss is anything else below first. */
         if (best && worst)
@@ -463,6 +468,20 @@ void ref_table_print(const struct ref_table *t, const struct ref_sprt *sprt,
     for (int i = 0; i < t->reasons_n; i++)
         fprintf(f, " %s %d", t->reason[i], t->reason_count[i]);
     fputc('\n', f);
+    {
+        /* ponder=on: how often each pondering engine guessed the reply */
+        int any = 0;
+        for (int e = 0; e < t->neng; e++)
+            if (t->eng[e].ponders) {
+                const struct ref_eng_row *r = &t->eng[e];
+                fprintf(f, "%s %s %d/%d (%.0f%%)", any ? "," : "Ponder hits:",
+                        r->name, r->ponderhits, r->ponders,
+                        100.0 * r->ponderhits / r->ponders);
+                any = 1;
+            }
+        if (any)
+            fputc('\n', f);
+    }
     if (t->nseats == 2)
         print_twoseat(t, sprt, f);
     if (t->nseats == 2 && t->neng > 2)

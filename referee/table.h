@@ -27,6 +27,8 @@ struct ref_eng_row {
     int games, wins, losses, draws;
     int fails[REF_F_N];
     int restarts;           /* live only (not in records) */
+    int ponders, ponderhits; /* ponder=on: moves after a ponder search, and
+                                those that were ponderhits */
 };
 
 struct ref_table {

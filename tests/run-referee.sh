@@ -292,6 +292,72 @@ check "$(count '^Player: a$' "$T/oi3.out")" 1 "--outcomeinterval with --quiet: t
 li --ratinginterval -1 >"$T/ri3.out" 2>&1 && bad "--ratinginterval -1 accepted" ||
     ok "--ratinginterval -1 refused"
 
+# --- pondering (ponder=on, issue 27) ------------------------------------------------
+# Mocks in ponder mode: `bestmove X ponder M` (M the first legal reply), a
+# go ponder held until ponderhit (then the move) or stop (then the stale
+# token zz99-zz98, which must never be played); --first 50 makes the
+# guesses come true about half the time, so hits and misses both happen.
+pm() { echo "cmd=$MOCK arg=--game arg=loa arg=--mode arg=ponder arg=--first arg=50 $*"; }
+$REF --game loa --engine name=P $(pm arg=--spy arg="$T/pspy1") ponder=on \
+    --engine name=Q $(pm) ponder --each tc=60+0 --games 2 --maxplies 80 --seed 3 \
+    --logdir none --results "$T/pond.jsonl" --records "$T/pond.pgn" >"$T/pond.out" 2>&1
+check "$?/$(lines "$T/pond.jsonl")/$(count '"forfeit":null' "$T/pond.jsonl")" 0/2/2 \
+    "ponder=on both sides (and the bare cutechess ponder): 2 games, no forfeit"
+hits=$(grep -o '"ponderhit":true' "$T/pond.jsonl" | wc -l)
+miss=$(grep -o '"ponderhit":false' "$T/pond.jsonl" | wc -l)
+[ "$hits" -ge 1 ] && [ "$miss" -ge 1 ] && ok "ponder=on: ponderhits ($hits) and misses ($miss) in the results" ||
+    bad "ponder=on: hits $hits, misses $miss"
+check "$(count 'zz99-zz98' "$T/pond.jsonl")/$(count '"illegal_move"' "$T/pond.jsonl")" 0/0 \
+    "ponder=on: a stopped ponder search's bestmove is never played"
+grep -q '^Ponder hits: P [0-9]*/[0-9]* ([0-9]*%), Q [0-9]*/[0-9]* ([0-9]*%)$' "$T/pond.out" &&
+    ok "ponder=on: the table shows each engine's ponder hits" || bad "ponder=on: no ponder hits line"
+$PGNCHECK --comments "$T/pond.pgn" >"$T/pond.pc" 2>&1 && ok "ponder=on: the records pass the strict PGN check" ||
+    bad "ponder=on: $(head -3 "$T/pond.pc")"
+# Clock accounting, exactly: a pondering P against an opponent thinking
+# 100 ms a move (tests/tools/ponder-check.py says what is checked).
+$REF --game loa --engine name=P $(pm arg=--spy arg="$T/pspy2") ponder=on \
+    --engine name=O cmd=$MOCK arg=--game arg=loa arg=--first arg=50 arg=--delay arg=100 \
+    arg=--spy arg="$T/ospy2" --each tc=60+0 --games 2 --maxplies 60 --seed 3 --logdir none \
+    --quiet --results "$T/pond2.jsonl" >"$T/pond2.out" 2>&1
+python3 "$(dirname "$0")/tools/ponder-check.py" "$T/pond2.jsonl" "$T/ospy2" P "$T/pspy2" 100 \
+    >"$T/pond2.pc" 2>&1 && ok "ponder=on: clocks charged from ponderhit only, the opponent's untouched: $(cat "$T/pond2.pc")" ||
+    bad "ponder=on clocks: $(head -5 "$T/pond2.pc")"
+# A real engine on both sides, fixed depth (a ponder search ends at the
+# depth and waits for ponderhit or stop).
+$REF --game loa --engine name=a cmd="$BIN/medan-loa" ponder=on --engine name=b cmd="$BIN/medan-loa" \
+    ponder=on --each depth=2 --games 2 --maxplies 40 --seed 5 --logdir none --quiet \
+    --results "$T/pond3.jsonl" >"$T/pond3.out" 2>&1
+check "$?/$(lines "$T/pond3.jsonl")/$(count '"forfeit":null' "$T/pond3.jsonl")/$(count '"ponderhit":' "$T/pond3.jsonl")" 0/2/2/2 \
+    "ponder=on: medan-loa against itself at depth 2, records with ponderhit fields"
+$REF --game battalion --engine cmd=$MOCK ponder=on --engine cmd=$MOCK --each tc=1 >"$T/pond4.out" 2>&1
+check "$?/$(count 'ponder=on needs a two-seat game of perfect information' "$T/pond4.out")" 1/1 \
+    "ponder=on refused for battalion (hidden information, more seats)"
+$REF --game loa --engine cmd=$MOCK ponder=yes --engine cmd=$MOCK --each tc=1 >"$T/pond5.out" 2>&1
+check "$?/$(count 'ponder=on or ponder=off' "$T/pond5.out")" 1/1 "ponder=yes refused"
+# The cores warning: --concurrency x Threads (x 2 pondering) over the cores.
+$REF --game loa --engine cmd=$MOCK option.Threads=100000 --engine cmd=$MOCK --each tc=0.5 \
+    --games 2 --logdir none --quiet >"$T/cores1.out" 2>&1
+check "$(count 'warning: --concurrency 1 x 100000 searching threads (.*: Threads=100000) = 100000 on' "$T/cores1.out")" 1 \
+    "Threads over the machine's cores: one warning"
+$REF --game loa --engine cmd=$MOCK --engine cmd=$MOCK --each tc=0.5 --games 2 --logdir none \
+    --quiet >"$T/cores2.out" 2>&1
+check "$(count 'searching threads on' "$T/cores2.out")" 0 "one thread, one game at a time: no cores warning"
+# check: the ponder exchange of a correct engine, and of a mock that
+# answers go ponder at once
+$REF check --game loa --latency report --time-use none --engine cmd="$BIN/medan-loa" >"$T/pchk1.out" 2>&1
+check "$(grep -c '^\(PASS\|SLOW\)  \(go ponder: no bestmove\|ping answered while pondering\|ponderhit -> legal bestmove\|ponderhit: bestmove within clock\|ponder stop -> bestmove\)' "$T/pchk1.out")" 5 \
+    "check: medan-loa passes the five ponder items"
+# Palagan: the first legal move is a pass and two passes end the game, so
+# the ponder position takes the first moves that do not end it
+$REF check --game palagan --latency report --time-use none --engine cmd="$BIN/medan-palagan" >"$T/pchk3.out" 2>&1
+check "$(grep -c '^\(PASS\|SLOW\)  \(go ponder: no bestmove\|ping answered while pondering\|ponderhit -> legal bestmove\|ponderhit: bestmove within clock\|ponder stop -> bestmove\)' "$T/pchk3.out")" 5 \
+    "check: medan-palagan passes the five ponder items (a ponder position the game goes on from)"
+grep 'ponder' "$T/pchk1.out" | grep -v '^.... *go movetime\|bestmove after stop\|during search' | sed 's/^/    /'
+$REF check --game loa --latency report --time-use none \
+    --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=ponderbad >"$T/pchk2.out" 2>&1
+check "$?/$(count '^FAIL  go ponder: no bestmove in 500 ms *bestmove' "$T/pchk2.out")" 1/1 \
+    "check: a bestmove during go ponder before ponderhit fails"
+
 # --- check ---------------------------------------------------------------------------
 $REF check --game loa --engine cmd=$MOCK arg=--game arg=loa arg=--mode arg=normal >"$T/chk.out" 2>&1
 grep -q 'PASS  handshake' "$T/chk.out" && ok "check: runs on a mock" || bad "check: no table"

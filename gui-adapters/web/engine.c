@@ -11,9 +11,11 @@
 struct web_eng {
     struct ctl_client c;
     struct ctl_engine_spec spec;   /* the client points at it */
-    char *opt_name[17], *opt_val[17];
-    char strategy[32];
+    char *opt_name[18], *opt_val[18];
+    char strategy[32], threads[16];
+    char ponder[96];               /* the last bestmove's ponder move */
     int running;
+    int pondering;                 /* a go ponder is out */
 };
 
 struct web_eng *web_eng_new(void)
@@ -47,7 +49,7 @@ static const char *rc_text(const struct web_eng *e, int r)
 }
 
 int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
-                  const char *strategy, char *err, size_t n)
+                  const char *strategy, int threads, char *err, size_t n)
 {
     int k = 0, r;
 
@@ -65,6 +67,11 @@ int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
         snprintf(e->strategy, sizeof e->strategy, "%s", strategy);
         e->opt_name[k] = "Strategy";
         e->opt_val[k++] = e->strategy;
+    }
+    if (cfg->threads_max > 0 && threads >= 1) {
+        snprintf(e->threads, sizeof e->threads, "%d", threads);
+        e->opt_name[k] = "Threads";
+        e->opt_val[k++] = e->threads;
     }
     e->spec.opt_name = e->opt_name;
     e->spec.opt_val = e->opt_val;
@@ -124,21 +131,23 @@ static int stop_search(struct web_eng *e, char *line)
     return drain(e, line, CTL_LINE_MAX);
 }
 
-int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
-               web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
-               size_t en)
+/* Send cmd (`go ...` or `ponderhit`) and wait for its bestmove. */
+static int go_cmd(struct web_eng *e, const char *cmd, int64_t max_ms,
+                  web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
+                  size_t en)
 {
-    char *buf, cmd[600];
+    char *buf;
     int64_t hard = max_ms > 0 ? now_us() + max_ms * 1000 : 0;
     int stopped = 0;
 
     *move = '\0';
+    e->ponder[0] = '\0';
+    e->pondering = 0;
     if (!web_eng_running(e)) {
         snprintf(err, en, "engine not running");
         return WEB_GO_CRASHED;
     }
     buf = xmalloc(CTL_LINE_MAX);
-    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
     if (ctl_client_send(&e->c, now_us() + 5000000, cmd) < 0)
         goto crashed;
     for (;;) {
@@ -196,6 +205,19 @@ int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
             k = mn - 1;
         memcpy(move, p, k);
         move[k] = '\0';
+        p += strcspn(p, " \t");
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (starts(p, "ponder")) {
+            p += 6;
+            while (*p == ' ')
+                p++;
+            k = strcspn(p, " \t");
+            if (k < sizeof e->ponder) {
+                memcpy(e->ponder, p, k);
+                e->ponder[k] = '\0';
+            }
+        }
     }
     free(buf);
     return WEB_GO_OK;
@@ -210,10 +232,118 @@ crashed:
     return WEB_GO_CRASHED;
 }
 
+int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
+               web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
+               size_t en)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "go%s%s", *limits ? " " : "", limits);
+    return go_cmd(e, cmd, max_ms, fn, ctx, move, mn, err, en);
+}
+
+const char *web_eng_ponder_move(const struct web_eng *e)
+{
+    return e ? e->ponder : "";
+}
+
+int web_eng_pondering(const struct web_eng *e)
+{
+    return web_eng_running(e) && e->pondering;
+}
+
+int web_eng_ponder_start(struct web_eng *e, const char *pos, const char *limits,
+                         char *err, size_t n)
+{
+    char cmd[600];
+    int r;
+    if (web_eng_cmd(e, pos, 10000, err, n) < 0)
+        return -1;
+    snprintf(cmd, sizeof cmd, "ponder%s%s", *limits ? " " : "", limits);
+    r = ctl_client_go_async(&e->c, now_us() + 5000000, cmd);
+    if (r != CTL_OK) {
+        snprintf(err, n, "go ponder: %s", rc_text(e, r));
+        web_eng_stop(e);
+        return -1;
+    }
+    e->pondering = 1;
+    return 0;
+}
+
+int web_eng_ponderhit(struct web_eng *e, int64_t max_ms, web_info_fn fn,
+                      void *ctx, char *move, size_t mn, char *err, size_t en)
+{
+    if (web_eng_ponder_poll(e, err, en) < 0) {
+        *move = '\0';
+        return WEB_GO_CRASHED;
+    }
+    return go_cmd(e, "ponderhit", max_ms, fn, ctx, move, mn, err, en);
+}
+
+int web_eng_ponder_stop(struct web_eng *e)
+{
+    char err[WEB_ENG_ERR], *line;
+    int r;
+    if (!web_eng_pondering(e)) {
+        if (e)
+            e->pondering = 0;
+        return 0;
+    }
+    if (web_eng_ponder_poll(e, err, sizeof err) < 0)
+        return -1;
+    line = xmalloc(CTL_LINE_MAX);
+    e->pondering = 0;
+    r = stop_search(e, line);
+    free(line);
+    if (r < 0) {
+        web_eng_stop(e);
+        return -1;
+    }
+    return 0;
+}
+
+int web_eng_ponder_poll(struct web_eng *e, char *err, size_t n)
+{
+    char *line;
+    int r = 0;
+    if (!web_eng_pondering(e))
+        return 0;
+    line = xmalloc(CTL_LINE_MAX);
+    for (;;) {
+        int io = ctl_client_take(&e->c, line, CTL_LINE_MAX);
+        if (io == CTL_IO_NONE)
+            break;
+        if (io != CTL_IO_LINE) {
+            snprintf(err, n, "engine exited while pondering");
+            r = -1;
+            break;
+        }
+        if (starts(line, "bestmove") || starts(line, "error")) {
+            snprintf(err, n, "'%.60s' during go ponder, before ponderhit or stop",
+                     line);
+            r = -1;
+            break;
+        }
+    }
+    free(line);
+    if (r < 0) {
+        e->pondering = 0;
+        web_eng_stop(e);
+    }
+    return r;
+}
+
 void web_eng_stop(struct web_eng *e)
 {
     if (!e || !e->running)
         return;
+    if (e->pondering && e->c.alive) {
+        /* a ponder search ends with stop before quit */
+        char *line = xmalloc(CTL_LINE_MAX);
+        e->pondering = 0;
+        stop_search(e, line);
+        free(line);
+    }
+    e->pondering = 0;
     if (e->c.alive)
         ctl_client_quit(&e->c);
     else
@@ -243,6 +373,7 @@ int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
         goto out;
     }
     cfg->nstrategies = 0;
+    cfg->threads_max = 0;
     for (;;) {
         int io = ctl_proc_read(&p, dl, line, CTL_LINE_MAX);
         if (io != CTL_IO_LINE) {
@@ -252,6 +383,11 @@ int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
         }
         if (strcmp(line, "mepok") == 0)
             break;
+        if (strncmp(line, "option name Threads type spin ", 30) == 0) {
+            const char *mx = strstr(line, " max ");
+            long v = mx ? strtol(mx + 5, NULL, 10) : 0;
+            cfg->threads_max = v >= 1 && v <= 4096 ? (int)v : 0;
+        }
         if (strncmp(line, "option name Strategy ", 21) == 0) {
             char *v = line;
             while ((v = strstr(v, " var ")) != NULL &&

@@ -28,6 +28,8 @@ struct web_engine_cfg {
     /* Read from the engine's `mep` answer at start-up. */
     char strategies[WEB_MAX_STRATEGIES][32];
     int nstrategies;
+    int threads_max;       /* its `option name Threads type spin` max, 0 =
+                              no Threads option (then only 1 thread) */
     int probed;            /* the handshake worked */
 };
 
@@ -44,10 +46,12 @@ struct web_eng *web_eng_new(void);
 void web_eng_free(struct web_eng *e);          /* quits the process first */
 int web_eng_running(const struct web_eng *e);
 int web_eng_pid(const struct web_eng *e);
-/* Start cfg's command, handshake, set its options and Strategy (NULL or ""
- * = its default).  0 or -1 with err. */
+/* Start cfg's command, handshake, set its options, Strategy (NULL or ""
+ * = its default) and Threads (when threads > 1, or the engine has the
+ * option: the caller checked it against cfg->threads_max).  0 or -1 with
+ * err. */
 int web_eng_start(struct web_eng *e, const struct web_engine_cfg *cfg,
-                  const char *strategy, char *err, size_t n);
+                  const char *strategy, int threads, char *err, size_t n);
 /* A command answered by ok/error (newgame, position ...). 0 or -1 with err
  * (the engine's error line, or why it is gone). */
 int web_eng_cmd(struct web_eng *e, const char *cmd, int timeout_ms, char *err,
@@ -57,6 +61,26 @@ int web_eng_cmd(struct web_eng *e, const char *cmd, int timeout_ms, char *err,
 int web_eng_go(struct web_eng *e, const char *limits, int64_t max_ms,
                web_info_fn fn, void *ctx, char *move, size_t mn, char *err,
                size_t en);
+/* The `ponder M` of the last bestmove (web_eng_go, web_eng_ponderhit);
+ * "" = none. */
+const char *web_eng_ponder_move(const struct web_eng *e);
+/* Pondering on the person's time (docs/gui-adapters/web.md): send pos (the
+ * position with the expected reply played) and `go ponder <limits>`, and
+ * return at once.  0 or -1 with err (the engine is stopped). */
+int web_eng_ponder_start(struct web_eng *e, const char *pos, const char *limits,
+                         char *err, size_t n);
+int web_eng_pondering(const struct web_eng *e);
+/* The expected reply was played: `ponderhit`, then as web_eng_go. */
+int web_eng_ponderhit(struct web_eng *e, int64_t max_ms, web_info_fn fn,
+                      void *ctx, char *move, size_t mn, char *err, size_t en);
+/* Another move, a take-back, a new game: `stop`, the stopped bestmove read
+ * and dropped.  0, or -1 when the engine is gone (it is stopped). */
+int web_eng_ponder_stop(struct web_eng *e);
+/* While pondering: read what the engine wrote (info lines are dropped), so
+ * its output never fills the pipe.  0, or -1 when it broke the protocol (a
+ * bestmove before ponderhit or stop) or exited; err says which (the engine
+ * is stopped). */
+int web_eng_ponder_poll(struct web_eng *e, char *err, size_t n);
 void web_eng_stop(struct web_eng *e);          /* quit, then kill: reaped */
 /* Read cfg's Strategy values from its handshake (a short-lived process).
  * 0 or -1 with err. */

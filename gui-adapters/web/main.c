@@ -181,6 +181,9 @@ static json_t *info_json(void)
                 json_array_append_new(st, json_string(e->strategies[j]));
             json_object_set_new(ej, "name", json_string(e->name));
             json_object_set_new(ej, "strategies", st);
+            /* the page offers Threads only where the engine has it */
+            json_object_set_new(ej, "threads_max",
+                                json_integer(e->threads_max ? e->threads_max : 1));
             json_array_append_new(engs, ej);
         }
         json_object_set_new(x, "name", json_string(g->name));

@@ -566,6 +566,41 @@ struct web_match *web_match_start(const struct game *g, const char *params,
     }
     if (options(wm, opts, err, n) < 0)
         goto fail;
+    {
+        /* Threads (both engines; each must declare the option, up to its
+         * max) and pondering: the referee's --each keys */
+        json_t *tv = json_object_get(req, "threads"), *pv = json_object_get(req, "ponder");
+        long long th = 1;
+        if (tv && !json_is_null(tv)) {
+            if (!json_is_integer(tv) || (th = json_integer_value(tv)) < 1 || th > 256) {
+                set_err(err, n, -1, "'threads' takes a number from 1 to 256");
+                goto fail;
+            }
+            for (int i = 0; i < 2 && th > 1; i++) {
+                const struct web_engine_cfg *c = &web_cfg.eng[i ? eb : ea];
+                if (th > c->threads_max) {
+                    if (c->threads_max)
+                        set_err(err, n, -1, "engine %s takes at most %d threads",
+                                c->name, c->threads_max);
+                    else
+                        set_err(err, n, -1, "engine %s has no Threads option",
+                                c->name);
+                    goto fail;
+                }
+            }
+        }
+        if (pv && !json_is_null(pv) && !json_is_boolean(pv)) {
+            set_err(err, n, -1, "'ponder' must be true or false");
+            goto fail;
+        }
+        if (th > 1 || json_is_true(pv)) {
+            arg(wm, "--each");
+            if (th > 1)
+                arg(wm, "option.Threads=%lld", th);
+            if (json_is_true(pv))
+                arg(wm, "ponder=on");
+        }
+    }
     arg(wm, "--logdir");
     arg(wm, "none");
     arg(wm, "--quiet");

@@ -40,8 +40,17 @@ struct seat {
     int cfg;                 /* index in web_cfg.eng, -1 = none */
     char strategy[32];
     int movetime;            /* ms */
+    int threads;             /* the Threads option (1: not sent unless offered) */
+    int ponder;              /* play: think on the person's time */
     int started_cfg;         /* what the running process was started with */
     char started_strategy[32];
+    int started_threads;
+    /* A ponder search out (changed under the session's lock only): the
+     * expected reply ponder_tok at ply ponder_ply of game ponder_game. */
+    int pondering, ponder_ply;
+    uint64_t ponder_game;
+    char ponder_tok[TOK_LEN];
+    int ponder_hits, ponder_misses;
     uint64_t newgame_gen;    /* the game the engine was told about */
     char state[24];          /* idle thinking crashed failed */
     int crashes;
@@ -285,6 +294,7 @@ static void new_game(struct sess *s)
     for (int i = 0; i <= GAME_MAX_SEATS; i++) {
         s->seat[i].crashes = 0;
         s->seat[i].used_ms = s->seat[i].last_ms = 0;
+        s->seat[i].ponder_hits = s->seat[i].ponder_misses = 0;
         snprintf(s->seat[i].state, sizeof s->seat[i].state, "idle");
     }
 }
@@ -505,15 +515,30 @@ static int apply_params(struct sess *s, json_t *req, char *err, size_t n)
 static int apply_settings(struct sess *s, json_t *req, int creating, char *err,
                           size_t n)
 {
-    long long seat, mt;
+    long long seat, mt, th;
     const char *st, *en;
-    int cfg;
+    int cfg, ponder;
     int maxseat = s->g->max_seats;
+    json_t *pj = json_object_get(req, "ponder");
 
     if (jint(req, "seat", creating ? 1 : s->human, 0, maxseat, &seat, err, n) < 0 ||
         jint(req, "movetime", creating ? 500 : s->seat[1].movetime, 10,
-             web_cfg.max_movetime, &mt, err, n) < 0)
+             web_cfg.max_movetime, &mt, err, n) < 0 ||
+        jint(req, "threads", creating ? 1 : s->seat[1].threads, 1, 256, &th, err,
+             n) < 0)
         return -1;
+    if (pj && !json_is_boolean(pj)) {
+        snprintf(err, n, "'ponder' must be true or false");
+        return -1;
+    }
+    ponder = pj ? json_is_true(pj) : creating ? 0 : s->seat[1].ponder;
+    /* Pondering guesses the person's reply in a position both see. */
+    if (ponder && (s->hidden || s->g->max_seats != 2)) {
+        snprintf(err, n, "pondering needs a two-seat game of perfect information "
+                 "(%s has %s)", s->g->name,
+                 s->hidden ? "hidden information" : "more seats");
+        return -1;
+    }
     st = jstr(req, "strategy", creating ? "" : s->seat[1].strategy);
     en = jstr(req, "engine", NULL);
     cfg = find_engine(s->g->name, en);
@@ -527,6 +552,15 @@ static int apply_settings(struct sess *s, json_t *req, int creating, char *err,
                  web_cfg.eng[cfg].name, st);
         return -1;
     }
+    if (th > 1 && th > web_cfg.eng[cfg].threads_max) {
+        if (web_cfg.eng[cfg].threads_max)
+            snprintf(err, n, "engine %s takes at most %d threads",
+                     web_cfg.eng[cfg].name, web_cfg.eng[cfg].threads_max);
+        else
+            snprintf(err, n, "engine %s has no Threads option (one thread only)",
+                     web_cfg.eng[cfg].name);
+        return -1;
+    }
     if (s->mode == WEB_PLAY && seat == 0) {
         snprintf(err, n, "'seat' takes a seat from 1 to %d", maxseat);
         return -1;
@@ -536,6 +570,8 @@ static int apply_settings(struct sess *s, json_t *req, int creating, char *err,
     for (int i = 0; i <= GAME_MAX_SEATS; i++) {
         s->seat[i].cfg = cfg;
         s->seat[i].movetime = (int)mt;
+        s->seat[i].threads = (int)th;
+        s->seat[i].ponder = ponder;
         snprintf(s->seat[i].strategy, sizeof s->seat[i].strategy, "%s", st);
     }
     return 0;
@@ -977,10 +1013,23 @@ static json_t *state_locked(struct sess *s)
         json_object_set_new(e, "state", json_string(human ? "" : s->seat[i].state));
         json_object_set_new(e, "used_ms", json_integer(s->seat[i].used_ms));
         json_object_set_new(e, "last_ms", json_integer(s->seat[i].last_ms));
+        if (!human)
+            json_object_set_new(e, "threads", json_integer(s->seat[i].threads));
+        if (!human && !s->hidden) { /* pondering: never in a hidden game */
+            json_object_set_new(e, "pondering", json_boolean(s->seat[i].pondering));
+            /* the reply it expects (the page may show it) */
+            json_object_set_new(e, "ponder_move",
+                                json_string(s->seat[i].pondering ? s->seat[i].ponder_tok : ""));
+            json_object_set_new(e, "ponder_hits", json_integer(s->seat[i].ponder_hits));
+            json_object_set_new(e, "ponder_misses",
+                                json_integer(s->seat[i].ponder_misses));
+        }
         json_array_append_new(seats, e);
     }
     json_object_set_new(o, "seats", seats);
     json_object_set_new(o, "movetime", json_integer(s->seat[1].movetime));
+    json_object_set_new(o, "threads", json_integer(s->seat[1].threads));
+    json_object_set_new(o, "ponder", json_boolean(s->seat[1].ponder));
     json_object_set_new(o, "strategy", json_string(s->seat[1].strategy));
     {
         const struct web_engine_cfg *c = engine_cfg(s->seat[s->human > 1 ? 1 : 2].cfg);
@@ -1451,11 +1500,12 @@ static int on_info(void *arg, const char *line)
 
 /* Make sure seat k's engine runs with its settings; unlocked. */
 static int ensure_engine(struct sess *s, int k, int cfg, const char *strategy,
-                         char *err, size_t n)
+                         int threads, char *err, size_t n)
 {
     struct seat *x = &s->seat[k];
     if (web_eng_running(x->e) && (x->started_cfg != cfg ||
-                                  strcmp(x->started_strategy, strategy) != 0))
+                                  strcmp(x->started_strategy, strategy) != 0 ||
+                                  x->started_threads != threads))
         web_eng_stop(x->e);
     if (!web_eng_running(x->e)) {
         const struct web_engine_cfg *c = engine_cfg(cfg);
@@ -1463,9 +1513,10 @@ static int ensure_engine(struct sess *s, int k, int cfg, const char *strategy,
             snprintf(err, n, "no engine for %s", s->g->name);
             return -1;
         }
-        if (web_eng_start(x->e, c, strategy, err, n) < 0)
+        if (web_eng_start(x->e, c, strategy, threads, err, n) < 0)
             return -1;
         x->started_cfg = cfg;
+        x->started_threads = threads;
         snprintf(x->started_strategy, sizeof x->started_strategy, "%s", strategy);
         x->newgame_gen = 0;
     }
@@ -1521,6 +1572,49 @@ static char *position_cmd(struct sess *s, int k)
     return b.s;
 }
 
+/* Play mode, pondering on: seat k just moved and its engine named a
+ * ponder move legal here, the person to move: the position with that
+ * move played and `go ponder movetime M` (locked; unlocks around the
+ * engine's work). */
+static void start_ponder(struct sess *s, int k)
+{
+    struct seat *x = &s->seat[k];
+    char err[512], tok[TOK_LEN], limits[64];
+    const char *pm = web_eng_ponder_move(x->e);
+    struct game_result r;
+    struct dstr b = {NULL, 0, 0};
+    char *pos;
+    gmove m;
+    int rc;
+
+    if (!x->ponder || s->mode != WEB_PLAY || s->hidden || !s->human ||
+        to_move(s) != s->human || s->ply != s->n || !*pm || s->ply < 1)
+        return;
+    result_now(s, &r);
+    if (r.over || s->g->parse_move(s->st, pm, &m, err, sizeof err) != GAME_OK)
+        return;
+    s->g->format_move(s->st, m, tok, sizeof tok);
+    pos = position_cmd(s, k);              /* it has " moves": ply >= 1 */
+    ds_add(&b, "%s %s", pos, tok);
+    free(pos);
+    snprintf(limits, sizeof limits, "movetime %d", x->movetime);
+    x->pondering = 1;
+    x->ponder_ply = s->ply;
+    x->ponder_game = s->game_gen;
+    snprintf(x->ponder_tok, sizeof x->ponder_tok, "%s", tok);
+    snprintf(x->state, sizeof x->state, "pondering");
+    bump(s);
+    pthread_mutex_unlock(&s->mu);
+    rc = web_eng_ponder_start(x->e, b.s, limits, err, sizeof err);
+    free(b.s);
+    pthread_mutex_lock(&s->mu);
+    if (rc < 0) {
+        x->pondering = 0;
+        snprintf(x->state, sizeof x->state, "idle");
+        say(s, "the engine at seat %d could not ponder (%s); it is restarted", k, err);
+    }
+}
+
 /* Seat k (0 = analysis) searches the current position; called locked,
  * unlocks around the engine's work. */
 static void engine_turn(struct sess *s, int k)
@@ -1534,7 +1628,23 @@ static void engine_turn(struct sess *s, int k)
     char *pos = position_cmd(s, k);
     struct go_ctx ctx = {s, gen, k, show};
     int64_t t0;
+    int threads = x->threads, hit = 0, was_pondering = x->pondering;
 
+    /* A ponder search of this seat: the person played the expected reply
+     * in the same game with the same settings (ponderhit: the movetime
+     * runs from now), or not (stop; its move is dropped). */
+    if (was_pondering) {
+        hit = k > 0 && s->game_gen == x->ponder_game &&
+              s->ply == x->ponder_ply + 1 && s->n == s->ply &&
+              strcmp(s->tok[x->ponder_ply], x->ponder_tok) == 0 &&
+              x->started_cfg == cfg && x->started_threads == threads &&
+              strcmp(x->started_strategy, x->strategy) == 0;
+        x->pondering = 0;
+        if (hit)
+            x->ponder_hits++;
+        else
+            x->ponder_misses++;
+    }
     snprintf(strategy, sizeof strategy, "%s", x->strategy);
     if (s->hidden && k > 0)
         snprintf(newgame, sizeof newgame, "newgame %s%sseat=%d", s->eng_params,
@@ -1558,8 +1668,17 @@ static void engine_turn(struct sess *s, int k)
     pthread_mutex_unlock(&s->mu);
 
     err[0] = '\0';
-    rc = ensure_engine(s, k, cfg, strategy, err, sizeof err) < 0 ? WEB_GO_CRASHED
-                                                               : WEB_GO_OK;
+    if (hit) {
+        t0 = now_us();
+        rc = web_eng_ponderhit(x->e, x->movetime + 10000, on_info, &ctx, move,
+                               sizeof move, err, sizeof err);
+        free(pos);
+        goto answered;
+    }
+    if (was_pondering)
+        web_eng_ponder_stop(x->e); /* gone: ensure_engine restarts it */
+    rc = ensure_engine(s, k, cfg, strategy, threads, err, sizeof err) < 0
+             ? WEB_GO_CRASHED : WEB_GO_OK;
     if (rc == WEB_GO_OK && x->newgame_gen != ggen) {
         if (web_eng_cmd(x->e, newgame, 10000, err, sizeof err) < 0)
             rc = WEB_GO_CRASHED;
@@ -1573,7 +1692,7 @@ static void engine_turn(struct sess *s, int k)
         rc = web_eng_go(x->e, limits, k == 0 ? 0 : x->movetime + 10000, on_info,
                         &ctx, move, sizeof move, err, sizeof err);
     free(pos);
-
+answered:
     pthread_mutex_lock(&s->mu);
     s->thinking = 0;
     if (s->closing)
@@ -1601,8 +1720,11 @@ static void engine_turn(struct sess *s, int k)
                     s->paused = 1;
                     snprintf(x->state, sizeof x->state, "failed");
                 }
-            } else if (s->message[0] && strstr(s->message, "restarted") == NULL)
-                s->message[0] = '\0';
+            } else {
+                if (s->message[0] && strstr(s->message, "restarted") == NULL)
+                    s->message[0] = '\0';
+                start_ponder(s, k);
+            }
         }
         bump(s);
         return;
@@ -1633,7 +1755,48 @@ static void *worker(void *arg)
     pthread_mutex_lock(&s->mu);
     while (!s->closing && !g_quit) {
         int tm = to_move(s);
-        int wait_ms = 1000;
+        int wait_ms = 1000, again = 0;
+        /* Ponder searches: stopped when the position went elsewhere than
+         * the engine's turn (a take-back, a new game, new settings, a
+         * pause), else read (so the engine's output never fills the pipe)
+         * until the person moves. */
+        for (int k = 1; k <= s->nseats && !again; k++) {
+            struct seat *x = &s->seat[k];
+            char perr[WEB_ENG_ERR];
+            int prc;
+            if (!x->pondering)
+                continue;
+            if (s->ply == x->ponder_ply + 1 && tm == k && !s->paused &&
+                s->mode == WEB_PLAY && s->ply == s->n)
+                continue;                  /* engine_turn decides: hit or miss */
+            if (!(s->mode == WEB_PLAY && !s->paused && x->ponder &&
+                  s->game_gen == x->ponder_game && s->ply == x->ponder_ply &&
+                  s->n == s->ply && x->started_cfg == x->cfg &&
+                  x->started_threads == x->threads &&
+                  strcmp(x->started_strategy, x->strategy) == 0)) {
+                x->pondering = 0;
+                snprintf(x->state, sizeof x->state, "idle");
+                bump(s);
+                pthread_mutex_unlock(&s->mu);
+                web_eng_ponder_stop(x->e);
+                pthread_mutex_lock(&s->mu);
+                again = 1;
+                break;
+            }
+            pthread_mutex_unlock(&s->mu);
+            prc = web_eng_ponder_poll(x->e, perr, sizeof perr);
+            pthread_mutex_lock(&s->mu);
+            if (prc < 0 && x->pondering) {
+                x->pondering = 0;
+                snprintf(x->state, sizeof x->state, "crashed");
+                say(s, "the engine at seat %d failed while pondering (%s); it is "
+                    "restarted", k, perr);
+                bump(s);
+            }
+            wait_ms = 100;
+        }
+        if (again)
+            continue;
         if (s->mode == WEB_ANALYSE) {
             if (s->analysing && tm) {
                 engine_turn(s, 0);

@@ -27,10 +27,22 @@
  *                 movetime, then plays normally
  *   overrun       answers `go movetime M` with M >= 100 after 2 * M + 1.1 s
  *                 (over check's gross time-use bound); shorter ones at once
+ *   ponder        a correct pondering engine: `bestmove X ponder M` (M the
+ *                 first legal reply to X); `go ponder` holds its bestmove
+ *                 until `ponderhit` (then its move) or `stop` (then the
+ *                 stale token `zz99-zz98`, which must never be played),
+ *                 answering ping meanwhile
+ *   ponderbad     as ponder, but answers `go ponder` at once (a protocol
+ *                 error: no bestmove before ponderhit or stop)
  *
  * --spy FILE appends its arguments, its environment and every line it is
  * sent to FILE (each line starts with its pid), and declares the widest
- * Seed option (it wants every bit).
+ * Seed option (it wants every bit); in the ponder modes it also writes
+ * `<pid> pondered <ms>` (ms from `go ponder` to ponderhit/stop).
+ * --threads MAX declares `option name Threads type spin default 1 min 1
+ * max MAX` (and accepts it, as every option).
+ * --first PCT plays the first legal move with probability PCT % (else a
+ * random one), so a ponder mock's guess comes true now and then.
  * --delay MS waits before every bestmove.  --score CP sends
  * `info depth 1 score cp CP` before every bestmove (for adjudication);
  * --score win:N or loss:N sends `score win N` / `score loss N` instead
@@ -54,7 +66,7 @@ static game_config_buf cfg_buf;
 static game_state_buf st_buf;
 static unsigned char *const cfg = cfg_buf.b, *const st = st_buf.b;
 static const char *mode = "normal";
-static int after, gos, seat_hint, delay_ms;
+static int after, gos, seat_hint, delay_ms, first_pct, threads_max;
 static struct rng rng;
 static FILE *spy;
 extern char **environ;
@@ -102,11 +114,64 @@ static void bestmove(void)
         out("bestmove pass");
         return;
     }
-    G->format_move(st, mv[rng_below(&rng, (uint64_t)n)], tok, sizeof tok);
-    free(mv);
-    if (score_set)
-        out("info depth 1 score %s %d nodes 1 pv %s", score_kind, score_cp, tok);
-    out("%s %s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok);
+    {
+        gmove pick = mv[first_pct && (int)rng_below(&rng, 100) < first_pct
+                            ? 0 : rng_below(&rng, (uint64_t)n)];
+        char ptok[128] = "";
+        if (strcmp(mode, "ponder") == 0 || strcmp(mode, "ponderbad") == 0) {
+            /* the guess: the first legal reply */
+            game_state_buf after_buf;
+            int k;
+            memcpy(after_buf.b, st, G->state_size);
+            G->play(after_buf.b, pick);
+            k = game_gen_moves(G, after_buf.b, mv);
+            if (k > 0) {
+                strcpy(ptok, " ponder ");
+                G->format_move(after_buf.b, mv[0], ptok + 8, sizeof ptok - 8);
+            }
+        }
+        G->format_move(st, pick, tok, sizeof tok);
+        free(mv);
+        if (score_set)
+            out("info depth 1 score %s %d nodes 1 pv %s", score_kind, score_cp, tok);
+        out("%s %s%s", bad_now("shout") ? "BESTMOVE" : "bestmove", tok, ptok);
+    }
+}
+
+/* A `go ponder`: hold the bestmove until ponderhit (the move) or stop
+ * (a stale token), answering ping; quit or the end of input exits. */
+static void ponder_wait(void)
+{
+    char line[65536];
+    int64_t t0 = now_ms();
+    for (;;) {
+        if (!fgets(line, sizeof line, stdin))
+            exit(0);
+        str_chomp(line);
+        if (spy) {
+            fprintf(spy, "%d got %s\n", (int)getpid(), line);
+            fflush(spy);
+        }
+        if (str_prefix(line, "ping"))
+            out("pong%s", line + 4);
+        else if (strcmp(line, "isready") == 0)
+            out("readyok");
+        else if (strcmp(line, "quit") == 0)
+            exit(0);
+        else if (strcmp(line, "ponderhit") == 0 || strcmp(line, "stop") == 0) {
+            if (spy) {
+                fprintf(spy, "%d pondered %lld\n", (int)getpid(),
+                        (long long)(now_ms() - t0));
+                fflush(spy);
+            }
+            if (line[0] == 'p')
+                bestmove();
+            else
+                out("bestmove zz99-zz98");
+            return;
+        } else
+            out("error busy a search is running");
+    }
 }
 
 static void sleep_ms(int ms)
@@ -186,6 +251,10 @@ int main(int argc, char **argv)
             after = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--delay") == 0)
             delay_ms = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--threads") == 0)
+            threads_max = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--first") == 0)
+            first_pct = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--score") == 0) {
             const char *v = argv[i + 1];
             score_set = 1;
@@ -243,6 +312,8 @@ int main(int argc, char **argv)
             out("game %s players %d-%d", G->name, G->min_seats, G->max_seats);
             out("option name Seed type spin default 0 min 0 max %s",
                 spy ? "9007199254740991" : "1000000");
+            if (threads_max > 0)
+                out("option name Threads type spin default 1 min 1 max %d", threads_max);
             out("mepok");
         } else if (strcmp(line, "isready") == 0)
             out("readyok");
@@ -295,6 +366,10 @@ int main(int argc, char **argv)
                 for (int i = 0; i < 64; i++)
                     if (write(2, noise, sizeof noise) < 0)
                         break;
+            }
+            if (strcmp(mode, "ponder") == 0 && strstr(line, " ponder")) {
+                ponder_wait();
+                continue;
             }
             if (delay_ms)
                 sleep_ms(delay_ms);

@@ -585,6 +585,91 @@ static void test_record_roundtrip(void **state)
     unlink(path);
 }
 
+/* ponder=on: the ponderhit key round-trips (true: a hit, false: a miss,
+ * absent: no ponder search), and the table counts each engine's hits. */
+static void test_record_ponderhit(void **state)
+{
+    struct ref_record r, q;
+    struct ref_table t;
+    char path[] = "/tmp/test_referee_XXXXXX", err[256], *line = NULL;
+    size_t cap = 0;
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w+");
+    (void)state;
+    make_rec(&r, 1, "P", "Q", 1, 2);
+    r.opening = strdup("start");
+    ref_record_add_move(&r, 1, "c1-c3", 12);
+    ref_record_add_move(&r, 2, "a2xc4", 15);
+    ref_record_add_move(&r, 1, "d1-d3", 5);
+    ref_record_add_move(&r, 2, "e1-e3", 6);
+    ref_record_add_move(&r, 1, "f1-f3", 7);
+    r.moves[2].ponderhit = 1;
+    r.moves[3].ponderhit = -1;
+    r.moves[4].ponderhit = -1;
+    assert_int_equal(ref_record_write_json(&r, f), 0);
+    rewind(f);
+    assert_true(getline(&line, &cap, f) > 0);
+    assert_non_null(strstr(line, "{\"seat\":1,\"move\":\"c1-c3\",\"ms\":12}"));
+    assert_non_null(strstr(line, "\"move\":\"d1-d3\",\"ms\":5,\"ponderhit\":true}"));
+    assert_non_null(strstr(line, "\"move\":\"e1-e3\",\"ms\":6,\"ponderhit\":false}"));
+    assert_int_equal(ref_record_parse_json(&q, line, err, sizeof err), 0);
+    assert_int_equal(q.moves[0].ponderhit, 0);
+    assert_int_equal(q.moves[2].ponderhit, 1);
+    assert_int_equal(q.moves[3].ponderhit, -1);
+    ref_table_init(&t);
+    assert_int_equal(ref_table_add(&t, &q), 0);
+    assert_int_equal(t.eng[ref_table_engine(&t, "P")].ponders, 2);
+    assert_int_equal(t.eng[ref_table_engine(&t, "P")].ponderhits, 1);
+    assert_int_equal(t.eng[ref_table_engine(&t, "Q")].ponders, 1);
+    assert_int_equal(t.eng[ref_table_engine(&t, "Q")].ponderhits, 0);
+    ref_table_free(&t);
+    ref_record_free(&q);
+    ref_record_free(&r);
+    free(line);
+    fclose(f);
+    unlink(path);
+}
+
+/* The cores warning: --concurrency x the largest Threads (x 2 pondering)
+ * against the cores given. */
+static void test_cores_warning(void **state)
+{
+    struct ref_match m;
+    struct ctl_engine_spec eng[2];
+    int ponder[2] = {0, 0};
+    char *on[1] = {"Threads"}, *v4[1] = {"4"}, *vbad[1] = {"x"};
+    char buf[512];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    (void)state;
+    memset(&m, 0, sizeof m);
+    memset(eng, 0, sizeof eng);
+    eng[0].name = "a";
+    eng[1].name = "b";
+    m.eng = eng;
+    m.neng = 2;
+    m.concurrency = 1;
+    m.ponder = ponder;
+    assert_int_equal(ref_cores_warning(&m, 1, f), 0);    /* 1 x 1 on 1 */
+    m.concurrency = 2;
+    assert_int_equal(ref_cores_warning(&m, 2, f), 0);    /* 2 x 1 on 2 */
+    assert_int_equal(ref_cores_warning(&m, 1, f), 1);    /* 2 x 1 on 1 */
+    eng[1].opt_name = on, eng[1].opt_val = v4, eng[1].nopts = 1;
+    assert_int_equal(ref_cores_warning(&m, 8, f), 0);    /* 2 x 4 on 8 */
+    ponder[0] = 1;                                       /* a: 1 x 2 */
+    assert_int_equal(ref_cores_warning(&m, 8, f), 0);
+    ponder[1] = 1;                                       /* b: 4 x 2 */
+    fflush(f);
+    rewind(f);
+    assert_int_equal(ref_cores_warning(&m, 15, f), 1);   /* 2 x 8 = 16 */
+    fflush(f);
+    assert_non_null(strstr(buf, "--concurrency 2 x 8 searching threads (b: Threads=4, "
+                                "x 2 for ponder=on) = 16 on 15 cores"));
+    assert_int_equal(ref_cores_warning(&m, 16, f), 0);
+    eng[1].opt_val = vbad;                               /* refused later: 1 */
+    assert_int_equal(ref_cores_warning(&m, 4, f), 0);
+    fclose(f);
+}
+
 struct count_ctx {
     int n, last;
 };
@@ -1064,6 +1149,8 @@ int main(void)
         cmocka_unit_test(test_cutechess_line),
         cmocka_unit_test(test_record_pgn),
         cmocka_unit_test(test_record_roundtrip),
+        cmocka_unit_test(test_record_ponderhit),
+        cmocka_unit_test(test_cores_warning),
         cmocka_unit_test(test_record_cut_file),
         cmocka_unit_test(test_table_pairs),
         cmocka_unit_test(test_table_intervals),

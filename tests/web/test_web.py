@@ -408,6 +408,7 @@ for p in bat:
                      'moves', 'ply', 'legal', 'result', 'thinking', 'message', 'seats', 'movetime', 'strategy',
                      'engine', 'analysing', 'multipv', 'error', 'secret'}
     keys -= {'movers'}    # the seat that made each move: public, as the moves are
+    keys -= {'threads', 'ponder'}   # the person's own settings for the engines
     if keys or 'start_fen' in p or 'info' in p:
         leaks += 1
         print('     unexpected keys %s' % (keys or 'start_fen/info'))
@@ -892,6 +893,10 @@ for so in held:
     so.close()
 held = []
 n101 = 0
+# b is a game without a page, closed after --idle (4 s): a loaded machine
+# may take longer to get here, so a closed b is made again
+if http('api/session/%s' % b['id'], secret=b['secret'])[0] == 404:
+    code, b = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
 for i in range(130):
     try:
         so, code, _ = ws_open(b['id'], b['secret'], src='127.0.0.3')
@@ -1019,6 +1024,104 @@ check(http('api/info', base=B4, headers={'Host': 'board.test:%d' % port4})[0] ==
       http('api/info', base=B4, headers={'Host': 'evil.example:%d' % port4})[0] == 403,
       '--allow-host board.test: that name is answered, another still refused')
 check(stop(srv4) == 0, 'the --allow-host server stops cleanly')
+
+# ---- Threads and pondering on the person's time (issue 27) -------------------------
+# A server with a mock that offers Threads (max 8) and ponders (its ponder
+# move is the first legal reply; a stopped ponder search answers the stale
+# token zz99-zz98, never to be played), one without Threads, and medan-loa.
+MOCK = os.path.join(os.path.dirname(os.path.abspath(OUT)), 'mock', 'mock-engine')
+PSPY = os.path.join(OUT, 'ponder-spy.log')
+if os.path.exists(PSPY):
+    os.remove(PSPY)
+srv5, port5 = start(['--engine', 'game=loa', 'name=mockp', 'cmd=' + MOCK, 'arg=--game', 'arg=loa',
+                     'arg=--mode', 'arg=ponder', 'arg=--threads', 'arg=8', 'arg=--spy', 'arg=' + PSPY,
+                     '--engine', 'game=loa', 'name=mock1', 'cmd=' + MOCK, 'arg=--game', 'arg=loa',
+                     '--engine', 'game=loa', 'name=medan', 'cmd=' + os.path.join(BIN, 'medan-loa'),
+                     '--engine', 'game=battalion', 'name=bat', 'cmd=' + os.path.join(BIN, 'medan-battalion')],
+                    'server-ponder.log')
+B5 = 'http://127.0.0.1:%d/' % port5
+code, info = http('api/info', base=B5)
+tm = {e['name']: e.get('threads_max') for g in info.get('games', []) if g.get('name') == 'loa'
+      for e in g.get('engines', [])} if isinstance(info, dict) else {}
+check(tm.get('mockp') == 8 and tm.get('mock1') == 1,
+      'api/info: Threads offered where the engine has it (threads_max %s)' % tm)
+code, e = http('api/session', {'game': 'loa', 'seat': 1, 'engine': 'mock1', 'threads': 2}, base=B5)
+check(code == 400 and 'Threads' in e.get('error', ''), 'threads=2 for an engine without Threads: 400 (%s)' % e)
+code, e = http('api/session', {'game': 'loa', 'seat': 1, 'engine': 'mockp', 'threads': 9}, base=B5)
+check(code == 400 and 'at most 8' in e.get('error', ''), 'threads over the engine\'s max: 400 (%s)' % e)
+code, e = http('api/session', {'game': 'loa', 'seat': 1, 'engine': 'mockp', 'threads': 0}, base=B5)
+check(code == 400, 'threads=0: 400')
+code, e = http('api/session', {'game': 'loa', 'seat': 1, 'ponder': 'yes'}, base=B5)
+check(code == 400 and 'ponder' in e.get('error', ''), "ponder='yes': 400 (%s)" % e)
+code, e = http('api/session', {'game': 'battalion', 'seat': 1, 'players': 3, 'ponder': True}, base=B5)
+check(code == 400 and 'pondering needs' in e.get('error', ''), 'pondering in Battalion: 400 (%s)' % e)
+
+
+def st5(sid_, sec_):
+    return http('api/session/%s' % sid_, secret=sec_, base=B5)[1]
+
+
+def eng_seat(s_):
+    return [x for x in s_['seats'] if x['player'] != 'you'][0]
+
+
+# The engine at seat 1 (threads 4, pondering), the person at seat 2.
+code, pg = http('api/session', {'game': 'loa', 'seat': 2, 'engine': 'mockp', 'threads': 4,
+                                'ponder': True, 'movetime': 100}, base=B5)
+psid, psec = pg.get('id'), pg.get('secret')
+s5 = wait(lambda: eng_seat(st5(psid, psec))['pondering'] and st5(psid, psec), 'the engine to ponder')
+check(s5 and s5['ponder'] and s5['threads'] == 4 and len(s5['moves']) == 1 and eng_seat(s5)['ponder_move'],
+      'after its move the engine ponders on the person\'s time (expects %s)' % (s5 and eng_seat(s5)['ponder_move']))
+spy = open(PSPY).read() if os.path.exists(PSPY) else ''
+check('got setoption name Threads value 4' in spy, 'Threads=4 is set on the engine')
+check('got go ponder movetime 100' in spy, 'the engine got go ponder with the movetime')
+if s5:
+    http('api/session/%s/move' % psid, {'move': eng_seat(s5)['ponder_move']}, secret=psec, base=B5)
+s5 = wait(lambda: (lambda q: len(q['moves']) == 3 and eng_seat(q)['pondering'] and q)(st5(psid, psec)),
+          'the engine\'s answer after the expected move')
+check(s5 and eng_seat(s5)['ponder_hits'] == 1 and eng_seat(s5)['ponder_misses'] == 0,
+      'the expected move: ponderhit, the engine answers (hits %s)' % (s5 and eng_seat(s5)['ponder_hits']))
+if s5:
+    other = [t for t in s5['legal'] if t != eng_seat(s5)['ponder_move']][0]
+    http('api/session/%s/move' % psid, {'move': other}, secret=psec, base=B5)
+s5 = wait(lambda: (lambda q: len(q['moves']) == 5 and q)(st5(psid, psec)),
+          'the engine\'s answer after another move')
+check(s5 and eng_seat(s5)['ponder_misses'] == 1 and 'zz99' not in ' '.join(s5['moves']) and
+      'illegal' not in s5['message'],
+      'another move: the ponder search is stopped, its move dropped, a fresh go answers (%s)'
+      % (s5 and s5['moves']))
+spy = open(PSPY).read()
+check(re.search(r'got ponderhit\n', spy) and re.search(r'got stop\n(\d+ pondered \d+\n)?\d+ got position', spy),
+      'the engine got ponderhit, then stop and a new position')
+# a take-back while the engine ponders stops the ponder search
+wait(lambda: eng_seat(st5(psid, psec))['pondering'], 'pondering again')
+http('api/session/%s/undo' % psid, {}, secret=psec, base=B5)
+s5 = wait(lambda: (lambda q: not eng_seat(q)['pondering'] and q)(st5(psid, psec)), 'the ponder search stopped')
+spy = open(PSPY).read()
+last = [l for l in spy.splitlines() if ' got ' in l][-6:]
+check(s5 and any(l.endswith('got stop') for l in last), 'a take-back stops the ponder search (%s)' % last[-3:])
+# medan-loa pondering: the expected reply played -> ponderhit
+code, pl = http('api/session', {'game': 'loa', 'seat': 2, 'engine': 'medan', 'ponder': True,
+                                'movetime': 100}, base=B5)
+lsid, lsec = pl.get('id'), pl.get('secret')
+s6 = wait(lambda: (lambda q: eng_seat(q)['pondering'] and q)(st5(lsid, lsec)), 'medan-loa to ponder')
+if s6:
+    http('api/session/%s/move' % lsid, {'move': eng_seat(s6)['ponder_move']}, secret=lsec, base=B5)
+s6 = wait(lambda: (lambda q: len(q['moves']) == 3 and q)(st5(lsid, lsec)), 'medan-loa\'s answer')
+check(s6 and eng_seat(s6)['ponder_hits'] == 1, 'medan-loa ponders, and answers after ponderhit')
+# A match in the browser: Threads and pondering through the referee's --each keys
+code, e = http('api/session', {'game': 'loa', 'mode': 'match', 'a': 'mockp', 'b': 'mock1', 'tc': 'tc=30+0',
+                               'threads': 2}, base=B5)
+check(code == 400 and 'mock1 has no Threads' in e.get('error', ''), 'a match: threads=2 with an engine without Threads: 400 (%s)' % e)
+code, mt = http('api/session', {'game': 'loa', 'mode': 'match', 'a': 'mockp', 'b': 'mockp', 'tc': 'tc=30+0',
+                                'games': 2, 'threads': 2, 'ponder': True, 'options': '--maxplies 40'}, base=B5)
+cmd = (mt.get('match') or {}).get('command', '') if code == 200 else ''
+check(code == 200 and '--each option.Threads=2 ponder=on' in cmd, 'a match: --each option.Threads=2 ponder=on (%s)' % (cmd or mt))
+mm = wait(lambda: (lambda q: not q['match']['running'] and q)(st5(mt['id'], mt['secret'])) if code == 200 else None,
+          'the ponder match to end', timeout=WAIT * 2)
+check(mm and mm['match']['played'] == 2 and not mm['match'].get('stopped') and 'Ponder hits: ' in mm['match']['table'].get('text', ''),
+      'a match with pondering engines: 2 games, the table shows the ponder hits')
+check(stop(srv5) == 0, 'the ponder server stops cleanly (its pondering engines stopped)')
 
 # ---- the end: the server stops on SIGTERM and leaves no engine behind ------------
 server.send_signal(signal.SIGTERM)

@@ -139,6 +139,15 @@ function fillEngines() {
     fillSelect(sel, v, null, true);
   };
   strat($('strategy'), $('engine'));
+  /* Threads only where the engine has the option; pondering in two-seat
+   * games of perfect information (the server checks both again) */
+  const pe = g.engines.find((x) => x.name === $('engine').value);
+  const tmax = pe && pe.threads_max ? pe.threads_max : 1;
+  $('threads').max = tmax;
+  if (+$('threads').value > tmax) $('threads').value = tmax;
+  $('threads-label').classList.toggle('hidden', tmax <= 1);
+  $('ponder-label').classList.toggle('hidden', g.max_seats !== 2 || g.name === 'battalion');
+  if ($('ponder-label').classList.contains('hidden')) $('ponder').checked = false;
   strat($('strat-a'), $('eng-a'));
   strat($('strat-b'), $('eng-b'));
 }
@@ -173,6 +182,8 @@ function syncSetup(st) {
     if (st.engine) { $('engine').value = st.engine; fillEngines(); }
     if (st.strategy) $('strategy').value = st.strategy;
     $('movetime').value = st.movetime;
+    if (st.threads) $('threads').value = st.threads;
+    $('ponder').checked = !!st.ponder;
   }
   if (st.mode === 'match') matchSync(st);     // match.js
 }
@@ -187,6 +198,8 @@ function setupRequest() {
     req.engine = $('engine').value;
     req.strategy = $('strategy').value;
     req.movetime = +$('movetime').value;
+    req.threads = +$('threads').value || 1;
+    req.ponder = $('ponder').checked;
   }
   if (M.view === 'match') matchRequest(req);  // match.js
   return req;
@@ -843,9 +856,10 @@ async function init() {
   $('new').onclick = () => newSession();
   $('undo').onclick = () => act('undo');
   $('flip').onclick = () => { M.flip = !M.flip; if (M.state) draw(M.state); };
-  $('strategy').onchange = $('movetime').onchange = () => {
+  $('strategy').onchange = $('movetime').onchange = $('threads').onchange = $('ponder').onchange = () => {
     if (M.state && M.view === 'play')
-      act('settings', { strategy: $('strategy').value, movetime: +$('movetime').value, engine: $('engine').value });
+      act('settings', { strategy: $('strategy').value, movetime: +$('movetime').value, engine: $('engine').value,
+                        threads: +$('threads').value || 1, ponder: $('ponder').checked });
   };
   $('set-position').onclick = () => act('position', { fen: $('fen').value.trim(),
                                                      moves: $('record').value.trim().split(/\s+/).filter(Boolean) });
