@@ -10,7 +10,8 @@
  *   medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]
  *       [--strong search|heuristic|random] [--weak heuristic|random]
  *       [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]
- *       [--set name=value]... [--base name=value]... [-v]
+ *       [--set name=value]... [--base name=value]...
+ *       [--threads T] [--base-threads T] [-v]
  *   medan-battalion-duplicate --fit G [--fit-drop NAME]... [--first 0] [--players 4] [--seed 1]
  *
  * --set changes a search parameter of the strong player (bat_search_set);
@@ -20,6 +21,10 @@
  * over deals.  --strong-seats K seats K strong players (spread evenly
  * round the table, the pattern rotated through every seat) against N-K weak
  * ones; a game's figures are then the mean over the strong seats.
+ * --threads T searches the strong player with T threads (bat_search_par, as
+ * medan-battalion's Threads option); --base-threads T makes the run paired
+ * with a baseline searching with T threads (e.g. --threads 2
+ * --base-threads 1: Threads=2 against Threads=1 at equal time, --ms).
  *
  * --fit G fits the search's learned leaf (parameter leaf=1): G games of the
  * heuristic against itself, and at every attack after the first, for every
@@ -48,6 +53,7 @@ struct opts {
     enum kind strong, weak;
     uint64_t seed;
     struct bat_search_params set, base; /* the strong player's, the baseline's */
+    int threads, base_threads;          /* --threads, --base-threads (bat_search_par) */
 };
 
 static enum kind parse_kind(const char *s)
@@ -76,6 +82,7 @@ static int past(void *ctx)
 }
 
 static struct bat_tree *tree;
+static struct bat_tree *trees[BAT_MAX_THREADS]; /* --threads > 1: trees[0] is tree */
 static uint64_t total_iters, total_decisions;
 
 static gmove decide(enum kind k, const struct bat_state *view, const struct opts *o,
@@ -96,7 +103,19 @@ static gmove decide(enum kind k, const struct bat_state *view, const struct opts
     } else {
         p.iterations = (uint64_t)o->iters;
     }
-    m = bat_search(tree, view, &p, r, &rep);
+    int nt = sp == &o->base ? o->base_threads : o->threads;
+    if (nt <= 1) {
+        m = bat_search(tree, view, &p, r, &rep);
+    } else {
+        /* as medan-battalion with Threads: the first thread on r, each
+         * other on its own stream drawn from r */
+        struct rng rs[BAT_MAX_THREADS];
+        for (int i = 1; i < nt; i++)
+            rng_seed(&rs[i], rng_next(r) ^ (uint64_t)i);
+        rs[0] = *r;
+        m = bat_search_par(trees, nt, view, &p, rs, &rep);
+        *r = rs[0];
+    }
     total_iters += rep.iterations;
     total_decisions++;
     return m;
@@ -301,7 +320,7 @@ static int int_arg(const char *opt, const char *v, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}};
+    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}, 1, 1};
     double *gain, *win, *bgain, *bwin, m, h, m2, h2, attacks = 0;
     bat_search_defaults(&o.set);
     bat_search_defaults(&o.base);
@@ -312,7 +331,7 @@ int main(int argc, char **argv)
             printf("usage: medan-battalion-duplicate [--deals 300] [--first 0] [--players 4]\n"
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
                    "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
-                   "           [--set name=value]... [--base name=value]... [-v]\n"
+                   "           [--set name=value]... [--base name=value]... [--threads T] [--base-threads T] [-v]\n"
                    "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--first 0] [--players 4]\n"
                    "           [--seed 1]\n"
                    "       medan-battalion-duplicate --help | --version\n"
@@ -353,6 +372,8 @@ int main(int argc, char **argv)
                 die("--fit-drop %s: no such leaf feature", v);
             o.fit_drop |= 1u << k;
         }
+        else if (strcmp(a, "--threads") == 0) o.threads = int_arg(a, v, 1, 64);
+        else if (strcmp(a, "--base-threads") == 0) o.base_threads = int_arg(a, v, 1, 64), o.paired = 1;
         else if (strcmp(a, "--set") == 0 || strcmp(a, "--base") == 0) {
             char name[64];
             const char *eq = strchr(v, '=');
@@ -379,6 +400,9 @@ int main(int argc, char **argv)
     if (o.base.cutoff == 4)
         o.base.cutoff = o.cutoff;
     tree = bat_tree_new(1u << 18);
+    trees[0] = tree;
+    for (int i = 1; i < (o.threads > o.base_threads ? o.threads : o.base_threads); i++)
+        trees[i] = bat_tree_new(1u << 18);
     gain = xcalloc((size_t)o.deals, sizeof *gain);
     win = xcalloc((size_t)o.deals, sizeof *win);
     bgain = xcalloc((size_t)o.deals, sizeof *bgain);
