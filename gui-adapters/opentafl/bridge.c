@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../core/util.h"
@@ -358,6 +359,23 @@ static gmove b_go(void *eng, const struct search_req *req, gmove *ponder)
 
     if (strcmp(b->strategy, ENGINE_STRATEGY_RANDOM) == 0)
         return random_move(b, req);
+    /* go ponder: an OpenTafl engine cannot ponder (OTEP has no ponder and
+     * no stop), so the bridge only waits: on ponderhit it asks the child as
+     * for a go with the same clocks given at the ponderhit (the time runs
+     * from then, as MEP says); on stop it answers a legal move, never
+     * asking the child. */
+    struct search_req hit;
+    if (req->lim.ponder) {
+        const struct timespec poll = {0, POLL_MS * 1000000L};
+        while (atomic_load(req->pondering) && !search_stopped(req))
+            nanosleep(&poll, NULL);
+        if (search_stopped(req))
+            return give_up(b, req, 0);
+        hit = *req;
+        hit.lim.ponder = false;
+        hit.start_us = atomic_load(req->ponderhit_us);
+        req = &hit;
+    }
     settle(req);
     if (search_stopped(req))
         return give_up(b, req, 0);
