@@ -22,11 +22,37 @@ struct node {
     double reward[BAT_MAX_SEATS];
 };
 
-/* In a cache line of its own: the threads of a parallel search each write
- * their tree's `used` at every new node. */
+/* The candidates of a node by move, for matching the node's children to
+ * them: open addressing, slots valid when their stamp is the current one
+ * (no clearing between uses). */
+#define IX_BITS 12
+#define IX_SIZE (1 << IX_BITS)
+struct move_index {
+    uint32_t stamp;
+    uint32_t used[IX_SIZE];
+    int16_t at[IX_SIZE];
+};
+
+/* A root action's statistics: a root child of one tree, or the sum of the
+ * children with the same action over the trees of a parallel search. */
+struct root_stat {
+    gmove move;
+    uint8_t player;
+    uint64_t visits;
+    double reward[BAT_MAX_SEATS];
+};
+
+/* The node array's header in a cache line of its own: the threads of a
+ * parallel search each write their tree's `used` at every new node.  The
+ * search's scratch lives here, one per tree and so one per thread, not in
+ * static thread-local arrays: those cost every thread of every program that
+ * links the engine their size (medan-web's small-stack threads failed to
+ * start). */
 struct bat_tree {
     _Alignas(64) struct node *n;
     size_t used, max;
+    _Alignas(64) struct move_index ix;
+    struct root_stat rs[BAT_MAX_CAND];
 };
 
 /* The leaf's weights per number of seats, from `medan-battalion-duplicate
@@ -462,17 +488,6 @@ void bat_playout(struct bat_state *st, int attacks_end,
 }
 
 /* ---- the tree ------------------------------------------------------------- */
-/* The candidates of a node by move, for matching the node's children to
- * them: open addressing, slots valid when their stamp is the current one
- * (no clearing between uses). */
-#define IX_BITS 12
-#define IX_SIZE (1 << IX_BITS)
-struct move_index {
-    uint32_t stamp;
-    uint32_t used[IX_SIZE];
-    int16_t at[IX_SIZE];
-};
-
 static unsigned ix_slot(gmove m)
 {
     return (unsigned)(((uint64_t)m * 0x9E3779B97F4A7C15ull) >> (64 - IX_BITS));
@@ -516,15 +531,6 @@ static int32_t new_node(struct bat_tree *t, gmove m, int player)
     n->player = (uint8_t)player;
     return (int32_t)t->used++;
 }
-
-/* A root action's statistics: a root child of one tree, or the sum of the
- * children with the same action over the trees of a parallel search. */
-struct root_stat {
-    gmove move;
-    uint8_t player;
-    uint64_t visits;
-    double reward[BAT_MAX_SEATS];
-};
 
 /* The root children of t, in sibling order; their number. */
 static int root_stats(const struct bat_tree *t, struct root_stat *rs)
@@ -606,12 +612,11 @@ static void report_stats(const struct root_stat *rs, int n, const struct bat_sta
     }
 }
 
-static void report(const struct bat_tree *t, const struct bat_state *root, double final,
+static void report(struct bat_tree *t, const struct bat_state *root, double final,
                    uint64_t it, int64_t t0, struct bat_report *rep)
 {
-    static _Thread_local struct root_stat rs[BAT_MAX_CAND];
-    int n = root_stats(t, rs);
-    report_stats(rs, n, root, final, it, t->used, t0, rep);
+    int n = root_stats(t, t->rs);
+    report_stats(t->rs, n, root, final, it, t->used, t0, rep);
 }
 
 gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
@@ -620,7 +625,6 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
 {
     struct bat_state root, d;
     gmove cand[BAT_MAX_CAND];
-    static _Thread_local struct move_index ix;
     int32_t path[MAX_PATH];
     int64_t t0 = now_us(), next_report = t0 + p->report_us;
     uint64_t it;
@@ -711,10 +715,10 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 continue;
             }
             memset(tried, 0, (size_t)nc);
-            index_moves(&ix, cand, nc);
+            index_moves(&t->ix, cand, nc);
             for (int32_t c = t->n[cur].child; c >= 0; c = t->n[c].sibling) {
                 struct node *ch = &t->n[c];
-                int i = find_move(&ix, cand, ch->move);
+                int i = find_move(&t->ix, cand, ch->move);
                 if (i < 0)
                     continue; /* not available in this determinization */
                 tried[i] = 1;
@@ -860,7 +864,7 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
                      const struct bat_search_params *p, struct rng *r,
                      struct bat_report *rep)
 {
-    static _Thread_local struct root_stat rs[BAT_MAX_CAND];
+    struct root_stat *rs = trees[0]->rs; /* thread 0's: used once all are done */
     struct par_worker *w;
     struct par_shared sh;
     struct bat_state root;

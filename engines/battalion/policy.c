@@ -6,7 +6,7 @@
 
 gmove bat_random_move(const struct bat_state *st, struct rng *r)
 {
-    static _Thread_local gmove mv[BAT_MAX_MOVES];
+    gmove mv[BAT_MAX_MOVES]; /* 80 KB of stack, not thread-local storage (see ismcts.c) */
     int n = bat_gen(st, mv, (int)ARRAY_LEN(mv));
     if (n <= 0)
         return GAME_MOVE_NONE;
@@ -215,7 +215,7 @@ int bat_candidates(const struct bat_state *st, int actions, gmove *out, int max)
 {
     int me = st->act, n = 0;
     const uint8_t *hand = st->hand[me];
-    static _Thread_local uint8_t sets[SUIT_SETS_MAX][BAT_NCARD];
+    uint8_t sets[SUIT_SETS_MAX][BAT_NCARD]; /* 20 KB of stack */
     if (bat_over(st) || (st->is_view && st->viewer != me))
         return 0;
     switch (st->phase) {

@@ -36,7 +36,7 @@ web-uninstall:
 
 # `make test` also runs tests/run-web.sh: every game in headless Chromium.
 .PHONY: web-test
-web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee
+web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee $(BUILD)/mock/mock-engine
 	@sh tests/run-web.sh $(BUILD) $(BIN)
 TEST_STAGES += web-test
 

@@ -313,6 +313,7 @@ static void upgraded(void *cls, struct MHD_Connection *c, void *con_cls,
     struct ws *w = cls;
     pthread_t t;
     pthread_attr_t at;
+    int err;
     int given_up;
     (void)c;
     (void)con_cls;
@@ -334,8 +335,11 @@ static void upgraded(void *cls, struct MHD_Connection *c, void *con_cls,
     w->nin = extra_n;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    /* A small stack (one per held stream), but not below what the C library
+     * needs for the program's thread-local storage and guard. */
     pthread_attr_setstacksize(&at, 256 * 1024);
-    if (pthread_create(&t, &at, ws_thread, w) != 0) {
+    if ((err = pthread_create(&t, &at, ws_thread, w)) != 0) {
+        fprintf(stderr, "medan-web: a live stream refused: no thread (%s)\n", strerror(err));
         MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
         release(w);
         drop(w);

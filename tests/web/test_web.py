@@ -120,6 +120,70 @@ def http(path, body=None, raw=None, headers=None, secret=None, base=None):
         return code, text
 
 
+def ws_open(sid, secret, src='127.0.0.1', port=None, extra='', host='127.0.0.1'):
+    """A WebSocket handshake for game sid: (socket, status code, first bytes after the head)."""
+    s_ = socket.socket()
+    s_.settimeout(60)
+    s_.bind((src, 0))
+    s_.connect((host, port or PORT))
+    k = base64.b64encode(os.urandom(16)).decode()
+    proto = 'medan' + (', secret.' + secret if secret else '')
+    s_.sendall(('GET /api/session/%s/ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n'
+                'Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n'
+                'Sec-WebSocket-Protocol: %s\r\n%s\r\n' % (sid, host, port or PORT, k, proto, extra)).encode())
+    buf = b''
+    while b'\r\n\r\n' not in buf:
+        try:
+            b_ = s_.recv(65536)
+        except OSError:
+            break
+        if not b_:
+            break
+        buf += b_
+    head, _, rest = buf.partition(b'\r\n\r\n')
+    mm = re.match(rb'HTTP/1\.1 (\d+)', head)
+    code_ = int(mm.group(1)) if mm else 0
+    if code_ == 101:
+        acc = base64.b64encode(hashlib.sha1((k + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').encode()).digest())
+        if b'Sec-WebSocket-Accept: ' + acc not in head:
+            code_ = -1      # a wrong accept key
+    return s_, code_, rest
+
+
+def ws_frame(s_, rest):
+    """One whole server frame: (opcode, payload)."""
+    buf = rest
+    while True:
+        if len(buf) >= 2:
+            n_ = buf[1] & 0x7f
+            h = 2
+            if n_ == 126:
+                h = 4
+                n_ = int.from_bytes(buf[2:4], 'big') if len(buf) >= 4 else 1 << 40
+            elif n_ == 127:
+                h = 10
+                n_ = int.from_bytes(buf[2:10], 'big') if len(buf) >= 10 else 1 << 40
+            if len(buf) >= h + n_:
+                return buf[0] & 0x0f, buf[h:h + n_]
+        b_ = s_.recv(1 << 20)
+        if not b_:
+            return None, b''
+        buf += b_
+
+
+# The live stream works before anything else is tried: its threads start
+# with a small stack, and once an engine library's thread-local arrays
+# outgrew it every WebSocket was refused and the browser part below failed
+# only by timeouts.
+code, g0 = http('api/session', {'game': 'loa', 'seat': 1, 'movetime': 50, 'strategy': 'random'})
+so, code, rest = ws_open(g0['id'], g0['secret']) if code == 200 else (None, 0, b'')
+op, data = ws_frame(so, rest) if code == 101 else (None, b'')
+check(code == 101 and op == 1 and json.loads(data).get('id') == g0['id'],
+      'a WebSocket opens and sends the game\'s state first (%s, opcode %s)' % (code, op))
+if so:
+    so.close()
+
+
 # ---- the browser -------------------------------------------------------
 def browser():
     o = Options()
@@ -768,57 +832,6 @@ check(s['sessions'] == 0 and s['engines'] == 0 and all(gone(p) for p in pids2),
 # ---- hostile clients (issue 26 section 1): a game is its page's, held
 # connections starve no one, any number of tabs, --bind, UTF-8, the deal's
 # seed, Palagan's state size -----------------------------------------------------
-
-
-def ws_open(sid, secret, src='127.0.0.1', port=None, extra='', host='127.0.0.1'):
-    """A WebSocket handshake for game sid: (socket, status code, first bytes after the head)."""
-    s_ = socket.socket()
-    s_.settimeout(60)
-    s_.bind((src, 0))
-    s_.connect((host, port or PORT))
-    k = base64.b64encode(os.urandom(16)).decode()
-    proto = 'medan' + (', secret.' + secret if secret else '')
-    s_.sendall(('GET /api/session/%s/ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n'
-                'Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n'
-                'Sec-WebSocket-Protocol: %s\r\n%s\r\n' % (sid, host, port or PORT, k, proto, extra)).encode())
-    buf = b''
-    while b'\r\n\r\n' not in buf:
-        try:
-            b_ = s_.recv(65536)
-        except OSError:
-            break
-        if not b_:
-            break
-        buf += b_
-    head, _, rest = buf.partition(b'\r\n\r\n')
-    mm = re.match(rb'HTTP/1\.1 (\d+)', head)
-    code_ = int(mm.group(1)) if mm else 0
-    if code_ == 101:
-        acc = base64.b64encode(hashlib.sha1((k + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').encode()).digest())
-        if b'Sec-WebSocket-Accept: ' + acc not in head:
-            code_ = -1      # a wrong accept key
-    return s_, code_, rest
-
-
-def ws_frame(s_, rest):
-    """One whole server frame: (opcode, payload)."""
-    buf = rest
-    while True:
-        if len(buf) >= 2:
-            n_ = buf[1] & 0x7f
-            h = 2
-            if n_ == 126:
-                h = 4
-                n_ = int.from_bytes(buf[2:4], 'big') if len(buf) >= 4 else 1 << 40
-            elif n_ == 127:
-                h = 10
-                n_ = int.from_bytes(buf[2:10], 'big') if len(buf) >= 10 else 1 << 40
-            if len(buf) >= h + n_:
-                return buf[0] & 0x0f, buf[h:h + n_]
-        b_ = s_.recv(1 << 20)
-        if not b_:
-            return None, b''
-        buf += b_
 
 
 def answered(src, base=None, timeout=WAIT):
