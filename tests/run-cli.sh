@@ -33,6 +33,17 @@ for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee meda
     [ $rc != 0 ] && grep -q -- "^usage: \|--help" "$T/e" && ok "$p: a bad argument exits $rc with usage on stderr" ||
         bad "$p --no-such-flag: exit $rc, stderr: $(head -2 "$T/e")"
 done
+# Thread-local storage is paid by every thread of a program (medan-web's
+# WebSocket threads have 256 KB stacks, and 268 KB of an engine's static
+# thread-local scratch made them all fail): each program keeps it under 16 KB.
+if command -v readelf >/dev/null 2>&1; then
+    for p in "$BIN"/medan-*; do
+        tls=$(readelf -lW "$p" 2>/dev/null | awk '$1 == "TLS" {print $6}')
+        tls=$(printf '%d' "${tls:-0}")
+        [ "${tls:-0}" -lt 16384 ] && ok "${p##*/}: thread-local storage ${tls:-0} bytes (< 16 KB)" ||
+            bad "${p##*/}: thread-local storage $tls bytes: move big per-thread scratch out of _Thread_local"
+    done
+fi
 "$BIN/medan-referee" </dev/null >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^usage: ' "$T/e")" "1/0/1" "medan-referee without arguments: usage on stderr, exit 1"
 "$BIN/medan-opentafl" "$T/no-such-engine" </dev/null >"$T/o" 2>"$T/e"; rc=$?
