@@ -408,10 +408,38 @@ static void test_tt_torn_slot(void **st)
     tt_free(&t);
 }
 
+/* A big table is mapped on a 2 MiB boundary (a huge page's) and read as
+ * zero; a store survives until newgame's clear, which maps it anew, all
+ * zero again; a small one comes from calloc. */
+static void test_tt_mapped(void **st)
+{
+    struct tt t;
+    struct tt_entry e;
+    uint64_t k = 0x5555aaaa00000000ull | 77;
+    (void)st;
+    assert_int_equal(tt_init(&t, 16), 0);
+    assert_true(t.mapped >= ((size_t)16 << 20));
+    assert_int_equal((uintptr_t)t.e & (((uintptr_t)2 << 20) - 1), 0);
+    assert_int_equal(tt_probe(&t, k, &e), 0);
+    tt_store(&t, k, 333, 12, 3, 5, TT_EXACT);
+    assert_int_equal(tt_probe(&t, k, &e), 1);
+    assert_int_equal(e.move, 333);
+    tt_clear(&t);
+    assert_true(t.mapped > 0);
+    assert_int_equal(tt_probe(&t, k, &e), 0);
+    assert_int_equal(tt_hashfull(&t), 0);
+    tt_free(&t);
+    assert_int_equal(tt_init(&t, 1), 0);
+    assert_int_equal(t.mapped, 0);
+    assert_int_equal((uintptr_t)t.e & 63, 0);
+    tt_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_torn_slot),
+        cmocka_unit_test(test_tt_mapped),
         cmocka_unit_test(test_option_and_busy),
         cmocka_unit_test(test_cb_legalmoves),
         cmocka_unit_test(test_legal_and_wins),
