@@ -335,8 +335,9 @@ static void upgraded(void *cls, struct MHD_Connection *c, void *con_cls,
     w->nin = extra_n;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    /* A small stack (one per held stream), but not below what the C library
-     * needs for the program's thread-local storage and guard. */
+    /* A small stack (one per held stream): the C library takes the program's
+     * thread-local storage out of it too, so that must stay small (the cli
+     * stage checks every program's is under 16 KB). */
     pthread_attr_setstacksize(&at, 256 * 1024);
     if ((err = pthread_create(&t, &at, ws_thread, w)) != 0) {
         fprintf(stderr, "medan-web: a live stream refused: no thread (%s)\n", strerror(err));
