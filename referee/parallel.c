@@ -15,6 +15,7 @@
 #include "core/util.h"
 #include "engines/registry.h"
 #include "batch.h"
+#include "tune.h"
 
 #define MAX_HOSTS 64
 
@@ -25,7 +26,9 @@ static int usage(const char *why)
     fprintf(stderr,
             "usage: medan-referee parallel --shards N [--jobs J] [--sshlogin HOST]...\n"
             "           [--parallel PROG] [--batch G] [--max-games M] [--dry-run]\n"
-            "           MATCH OPTIONS (with --results F)\n");
+            "           MATCH OPTIONS (with --results F)\n"
+            "       medan-referee parallel --shards N [--jobs J] [--sshlogin HOST]...\n"
+            "           [--parallel PROG] [--dry-run] tune TUNE OPTIONS (with --state F)\n");
     return 1;
 }
 
@@ -199,6 +202,14 @@ int ref_parallel_main(int argc, char **argv, const char *self,
         if (strcmp(argv[i], "--shard") == 0 || strcmp(argv[i], "--quiet") == 0 ||
             strcmp(argv[i], "--last-game") == 0)
             return usage("--shard, --quiet and --last-game are set by parallel itself");
+    }
+    if (argc > 0 && strcmp(argv[0], "tune") == 0) {
+        /* SPSA: every iteration one batch of the shards (tune.h) */
+        struct ref_tune_runner r = {"parallel", shards, p.dry, run_batch, &p};
+        if (batch || maxg)
+            return usage("--batch and --max-games are for matches: tune plays "
+                         "each iteration's games as one batch");
+        return ref_tune_batched_main(argc - 1, argv + 1, &r);
     }
     if (ref_batch_init(&b, shards, batch, maxg, argc, argv, err, sizeof err) < 0)
         return usage(err);

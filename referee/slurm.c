@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "tune.h"
 #include "core/util.h"
 
 struct sl {
@@ -29,7 +30,9 @@ static int usage(const char *why)
         fprintf(stderr, "medan-referee slurm: %s\n", why);
     fprintf(stderr, "usage: medan-referee slurm N [SBATCH OPTIONS --] [--batch G] "
                     "[--max-games M] [--dry-run]\n"
-                    "           MATCH OPTIONS (with --results F)\n");
+                    "           MATCH OPTIONS (with --results F)\n"
+                    "       medan-referee slurm N [SBATCH OPTIONS --] [--dry-run] tune TUNE OPTIONS\n"
+                    "           (with --state F; each iteration an array job, sbatch --wait)\n");
     return 1;
 }
 
@@ -85,9 +88,11 @@ static int decider_own(const char *o)
            str_prefix(o, "--wrap");
 }
 
-/* sbatch ARGS... --wrap CMD: the job id, or NULL (message printed). */
+/* sbatch ARGS... --wrap CMD: the job id, or NULL (message printed).
+ * failed: NULL, or (sbatch --wait) set to 1 when the job ran and a task
+ * failed (sbatch's status is the job's). */
 static char *sbatch(const struct sl *s, char **args, int nargs, const char *wrap,
-                    int decider)
+                    int decider, int *failed)
 {
     char **v = xcalloc((size_t)(s->nsbatch + nargs + s->nsbopt + 4), sizeof *v), out[256];
     int n = 0, st;
@@ -117,6 +122,10 @@ static char *sbatch(const struct sl *s, char **args, int nargs, const char *wrap
     st = run_capture(v, out, sizeof out);
     free(v);
     l = strspn(out, "0123456789_");
+    if (failed && l > 0 && st > 0 && st != 127) {
+        *failed = 1;
+        st = 0;
+    }
     if (st != 0 || l == 0) {
         fprintf(stderr, "medan-referee slurm: %s failed (status %d)%s\n", s->sbatch[0],
                 st, st == 127 ? "; is Slurm's sbatch in PATH (or $SBATCH)?" : "");
@@ -145,7 +154,7 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
     args[1] = "--cpus-per-task=2";
     args[2] = "--output=/dev/null";
     args[3] = arr;
-    if (!(job = sbatch(s, args, 4, task, 0)))
+    if (!(job = sbatch(s, args, 4, task, 0, NULL)))
         goto out;
     /* The decider: this program again, every word quoted. */
     snprintf(kb, sizeof kb, "%d", k);
@@ -179,7 +188,7 @@ static int submit(const struct sl *s, const struct ref_batch *b, int k, long lon
     args[1] = dep;
     args[2] = outarg;
     args[3] = "--open-mode=append";
-    dec = sbatch(s, args, 4, w.s, 1);
+    dec = sbatch(s, args, 4, w.s, 1, NULL);
     if (dec && s->dry)
         rc = 0;
     else if (dec) {
@@ -201,12 +210,49 @@ out:
     return rc;
 }
 
+/* A tune iteration's batch (ref_batch_loop's runner): one array job,
+ * waited for (sbatch --wait); 0, 1 (a task failed: the next batch plays
+ * its games), -1 (not submitted). */
+static int run_tune_batch(void *ctx, const struct ref_batch *b, long long upto)
+{
+    struct sl *s = ctx;
+    char **sv = ref_batch_argv(b, s->self, upto);
+    char *task = ref_batch_shell(b, sv, "\"$SLURM_ARRAY_TASK_ID\""), *job, arr[32];
+    char *args[5];
+    int failed = 0;
+    snprintf(arr, sizeof arr, "--array=1-%d", b->shards);
+    args[0] = "--wait";
+    args[1] = "--job-name=medan-tune";
+    args[2] = "--cpus-per-task=2";
+    args[3] = "--output=/dev/null";
+    args[4] = arr;
+    job = sbatch(s, args, 5, task, 0, &failed);
+    free(task);
+    ref_batch_argv_free(sv);
+    if (!job)
+        return -1;
+    free(job);
+    return failed;
+}
+
+/* The sbatch command: $SBATCH (or "sbatch") split on spaces into s->sbatch,
+ * pointing into the copy returned (free it after s->sbatch). */
+static char *sbatch_words(struct sl *s, const char *env)
+{
+    char *copy = xstrdup(env && *env ? env : "sbatch"), *tok, *save = NULL;
+    for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        s->sbatch = xrealloc(s->sbatch, (size_t)(s->nsbatch + 1) * sizeof *s->sbatch);
+        s->sbatch[s->nsbatch++] = tok;
+    }
+    return copy;
+}
+
 int ref_slurm_main(int argc, char **argv, const char *self)
 {
     struct sl s;
     struct ref_batch b;
     const char *env = getenv("SBATCH");
-    char *sbcopy, *tok, *save = NULL, err[512];
+    char *sbcopy, err[512];
     int shards, rc = 1, decide = 0, dk = 0, dretry = 0, sep = -1;
     long long batch = 0, maxg = 0, dupto = 0;
     int64_t v;
@@ -262,13 +308,22 @@ int ref_slurm_main(int argc, char **argv, const char *self)
         if (strcmp(argv[i], "--shard") == 0 || strcmp(argv[i], "--quiet") == 0 ||
             strcmp(argv[i], "--last-game") == 0)
             return usage("--shard, --quiet and --last-game are set by slurm itself");
+    if (argc > 0 && strcmp(argv[0], "tune") == 0) {
+        /* SPSA: every iteration one array job, waited for here (tune.h) */
+        struct ref_tune_runner r = {"slurm", shards, s.dry, run_tune_batch, &s};
+        if (batch || maxg || decide)
+            return usage("--batch, --max-games and --decide are for matches: "
+                         "tune plays each iteration's games as one array job");
+        sbcopy = sbatch_words(&s, env);
+        rc = s.nsbatch ? ref_tune_batched_main(argc - 1, argv + 1, &r)
+                       : usage("$SBATCH is empty");
+        free(s.sbatch);
+        free(sbcopy);
+        return rc;
+    }
     if (ref_batch_init(&b, shards, batch, maxg, argc, argv, err, sizeof err) < 0)
         return usage(err);
-    sbcopy = xstrdup(env && *env ? env : "sbatch");
-    for (tok = strtok_r(sbcopy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        s.sbatch = xrealloc(s.sbatch, (size_t)(s.nsbatch + 1) * sizeof *s.sbatch);
-        s.sbatch[s.nsbatch++] = tok;
-    }
+    sbcopy = sbatch_words(&s, env);
     if (!s.nsbatch)
         goto done;
     if (decide) {

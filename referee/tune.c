@@ -18,13 +18,17 @@
  * interrupted.  The state file (written whole through a temporary file and
  * a rename after every iteration) holds theta, k and the path so far.
  *
- * The seam for batched runs (medan-referee parallel, Slurm): play_iteration
- * is the only place games are played; it is a pure function of (theta, k)
- * and the settings, so a batch backend can play iterations elsewhere and
- * hand back their results in order.
+ * Games are played in one place per iteration, from what set_iteration
+ * fixed (a pure function of theta, k and the settings): play_iteration
+ * runs the match in this process, play_batched (medan-referee parallel or
+ * slurm ... tune) writes the same match as a command line and plays it as
+ * one batch of shards (referee/batch.h), then reads plus's result back from
+ * the merged results.  Either way the state file is the same, byte for
+ * byte, under deterministic limits.
  */
 #include "tune.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -37,9 +41,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "match.h"
 #include "outfile.h"
+#include "record.h"
 #include "core/util.h"
 #include "engines/registry.h"
 #include "protocol/engine.h"
@@ -78,6 +84,11 @@ struct tune {
     struct ref_match m;
     int open_first;           /* the book's first line (0-based) */
     char (*val)[TUNE_MAX_OPTS][TUNE_VAL_LEN]; /* [neng][nopt] values sent */
+    /* batched runs: the runner, and the match part of the command line
+     * (rest[eng_at - 1] is its one --engine, its keys up to eng_end) */
+    const struct ref_tune_runner *runner;
+    char **rest;
+    int nrest, eng_at, eng_end;
 };
 
 static int usage(void)
@@ -87,6 +98,7 @@ static int usage(void)
             "         --params FILE  --iterations N [--pairs P] [--state FILE]\n"
             "         [--progress N] [--seed S] [--spsa A=.. alpha=.. gamma=..]\n"
             "         --game G [k=v...] --engine KEYS... [match options]\n"
+            "       medan-referee parallel --shards N ... | slurm N ... tune ... --state FILE\n"
             "(medan-referee --help, docs/referee.md \"Tuning with SPSA\")\n");
     return 1;
 }
@@ -330,10 +342,10 @@ static int sign_of(const struct tune *t, int k, int i)
     return mix64(mix64(t->seed ^ 0x7369676eULL, (uint64_t)k), (uint64_t)i) & 1 ? 1 : -1;
 }
 
-/* Play iteration k with the engines at theta +- c_k d: the result of
- * theta-plus (wins - losses).  0, or -1 when the match stopped. */
-static int play_iteration(struct tune *t, int k, const int *d, int *result,
-                          int *w, int *l, int *dr)
+/* Fix iteration k with the engines at theta +- c_k d: the values sent
+ * (t->val, pointed at by the engines' option slots), the match seed and
+ * the first opening.  0, or -1 (values too long). */
+static int set_iteration(struct tune *t, int k, const int *d)
 {
     struct ref_match *m = &t->m;
     double xp[TUNE_MAX_PARAMS], xm[TUNE_MAX_PARAMS], x0[TUNE_MAX_PARAMS];
@@ -349,28 +361,20 @@ static int play_iteration(struct tune *t, int k, const int *d, int *result,
                         OPT_STR_LEN - 1);
         point_options(t, e);
     }
-    /* a fresh match: the schedule, table and flags of iteration k */
-    free(m->done);
-    m->done = NULL;
-    ref_table_free(&m->table);
-    ref_table_init(&m->table);
-    m->stop = 0;
-    m->stop_why[0] = '\0';
-    m->played = 0;
-    atomic_store(&m->cancel, 0);
     m->seed = mix64(t->seed ^ 0x69746572ULL, (uint64_t)k) & ((1ULL << 53) - 1);
     if (m->open.nlines && !m->open.random_order)
         m->open.start = (int)((t->open_first + (long long)(k - 1) * t->pairs) %
                               m->open.nlines) + 1;
-    m->skip_preflight = k > t->k0 + 1; /* checked once per run */
-    if (ref_match_run(m) != 0) {
-        tbad("iteration %d: the match stopped: %s (the state file keeps "
-             "iteration %d; the same command continues)", k, m->stop_why, k - 1);
-        return -1;
-    }
-    *result = *w = *l = *dr = 0;
-    for (int j = 0; j < m->table.nsum; j++) {
-        const struct ref_sum *s = &m->table.sum[j];
+    return 0;
+}
+
+/* plus's wins, losses and draws in the games of table tb (engine 0 plus,
+ * 1 minus): by rank, so N seats count a deal's games as two seats do. */
+static void count_games(const struct ref_table *tb, int *w, int *l, int *dr)
+{
+    *w = *l = *dr = 0;
+    for (int j = 0; j < tb->nsum; j++) {
+        const struct ref_sum *s = &tb->sum[j];
         int rp = 0, rm = 0;
         for (int q = 0; q < s->nseats; q++) {
             if (s->eng[q] == 0)
@@ -385,8 +389,210 @@ static int play_iteration(struct tune *t, int k, const int *d, int *result,
         else
             (*dr)++;
     }
-    *result = *w - *l;
+}
+
+/* Play iteration k (set_iteration done) in this process's worker threads:
+ * plus's wins, losses, draws.  0, or -1 when the match stopped. */
+static int play_iteration(struct tune *t, int k, int *w, int *l, int *dr)
+{
+    struct ref_match *m = &t->m;
+    /* a fresh match: the schedule, table and flags of iteration k */
+    free(m->done);
+    m->done = NULL;
+    ref_table_free(&m->table);
+    ref_table_init(&m->table);
+    m->stop = 0;
+    m->stop_why[0] = '\0';
+    m->played = 0;
+    atomic_store(&m->cancel, 0);
+    m->skip_preflight = k > t->k0 + 1; /* checked once per run */
+    if (ref_match_run(m) != 0) {
+        tbad("iteration %d: the match stopped: %s (the state file keeps "
+             "iteration %d; the same command continues)", k, m->stop_why, k - 1);
+        return -1;
+    }
+    count_games(&m->table, w, l, dr);
     return 0;
+}
+
+/* ---- one iteration as a batch of shards ------------------------------------- */
+
+/* "STATE.iter-K" + tail: iteration k's files, beside the state file. */
+static char *iter_path(const struct tune *t, int k, const char *tail)
+{
+    char *p = xmalloc(strlen(t->state_path) + strlen(tail) + 32);
+    sprintf(p, "%s.iter-%d%s", t->state_path, k, tail);
+    return p;
+}
+
+/* Remove iteration k's files (its games are in the state file now). */
+static void iter_clean(const struct tune *t, int k)
+{
+    char *res = iter_path(t, k, ".jsonl"), *log = iter_path(t, k, ".log");
+    char *p = xmalloc(strlen(res) + 64);
+    for (int s = 1; s <= t->runner->shards; s++) {
+        sprintf(p, "%s.shard-%d-of-%d", res, s, t->runner->shards);
+        unlink(p);
+        strcat(p, ".out");
+        unlink(p);
+    }
+    unlink(res);
+    unlink(log);
+    free(p);
+    free(log);
+    free(res);
+}
+
+/* Iteration k's match as the referee's command line (set_iteration done):
+ * the match of play_iteration word for word, its engines' tuned options
+ * holding this iteration's values, with the games, the seed and the first
+ * opening that play_iteration sets in the match, and --results res.
+ * Strings made here go to *own (free each, then the arrays). */
+static char **iter_argv(const struct tune *t, const char *res, int *argc_out,
+                        char ***own, int *nown)
+{
+    int cap = t->nrest + 16 + 2 * (t->eng_end - t->eng_at + 2 + t->nopt);
+    char **a = xcalloc((size_t)cap, sizeof *a), *s;
+    int n = 0;
+    *own = xcalloc((size_t)(2 * (t->nopt + 1) + 4), sizeof **own);
+    *nown = 0;
+#define OWN(x) (a[n++] = (*own)[(*nown)++] = (x))
+    a[n++] = "--logdir";
+    a[n++] = "none";
+    for (int i = 0; i < t->eng_at - 1; i++)
+        a[n++] = t->rest[i];
+    for (int e = 0; e < 2; e++) {
+        a[n++] = "--engine";
+        for (int i = t->eng_at; i < t->eng_end; i++)
+            a[n++] = t->rest[i];
+        a[n++] = e == 0 ? "name=theta-plus" : "name=theta-minus";
+        for (int o = 0; o < t->nopt; o++) {
+            s = xmalloc(strlen(t->opt[o].name) + strlen(t->val[e][o]) + 16);
+            sprintf(s, "option.%s=%s", t->opt[o].name, t->val[e][o]);
+            OWN(s);
+        }
+    }
+    for (int i = t->eng_end; i < t->nrest; i++)
+        a[n++] = t->rest[i];
+    a[n++] = "--games";
+    s = xmalloc(24);
+    snprintf(s, 24, "%d", t->m.games);
+    OWN(s);
+    a[n++] = "--seed";
+    s = xmalloc(24);
+    snprintf(s, 24, "%llu", (unsigned long long)t->m.seed);
+    OWN(s);
+    if (t->m.open.nlines && !t->m.open.random_order) {
+        /* a second --openings adds to the first; its start= wins */
+        a[n++] = "--openings";
+        s = xmalloc(24);
+        snprintf(s, 24, "start=%d", t->m.open.start);
+        OWN(s);
+    }
+    a[n++] = "--results";
+    a[n++] = (char *)res;
+#undef OWN
+    assert(n <= cap);
+    *argc_out = n;
+    return a;
+}
+
+struct tally {
+    struct ref_table tb;
+    char bad[160];
+};
+
+static void tally_one(void *ctx, const struct ref_record *r)
+{
+    struct tally *c = ctx;
+    if (!*c->bad && ref_table_add(&c->tb, r) < 0)
+        snprintf(c->bad, sizeof c->bad, "game %d is there twice or does not fit",
+                 r->game);
+}
+
+/* The last line of each shard's .out file, to say why games are missing. */
+static void shard_reasons(const struct tune *t, const char *res)
+{
+    char *p = xmalloc(strlen(res) + 64), line[512], last[512];
+    for (int s = 1; s <= t->runner->shards; s++) {
+        FILE *f;
+        sprintf(p, "%s.shard-%d-of-%d.out", res, s, t->runner->shards);
+        if (!(f = fopen(p, "r")))
+            continue;
+        last[0] = '\0';
+        while (fgets(line, sizeof line, f))
+            if (line[0] != '\n')
+                snprintf(last, sizeof last, "%s", line);
+        fclose(f);
+        if (*last)
+            fprintf(stderr, "  shard %d: %s%s", s, last, strchr(last, '\n') ? "" : "\n");
+    }
+    free(p);
+}
+
+/* Play iteration k (set_iteration done) as one batch of t->runner's
+ * shards: plus's wins, losses, draws, read back from the merged results.
+ * 0; 1 (a dry run: the batch printed, nothing played); -1 (stopped). */
+static int play_batched(struct tune *t, int k, int *w, int *l, int *dr)
+{
+    const struct ref_tune_runner *r = t->runner;
+    char *res = iter_path(t, k, ".jsonl"), *logp = iter_path(t, k, ".log");
+    char **own, **a, err[512] = "";
+    int argc, nown, rc = -1, st;
+    struct ref_batch b;
+    struct tally c;
+    FILE *log = NULL;
+
+    a = iter_argv(t, res, &argc, &own, &nown);
+    memset(&c, 0, sizeof c);
+    ref_table_init(&c.tb);
+    if (ref_batch_init(&b, r->shards, 0, 0, argc, a, err, sizeof err) < 0) {
+        tbad("iteration %d: %s", k, err);
+        goto out;
+    }
+    if (r->dry) {
+        st = r->run(r->ctx, &b, b.total);
+        ref_batch_free(&b);
+        rc = st < 0 ? -1 : 1;
+        goto out;
+    }
+    /* The batches' lines (and each iteration's table) go to the log. */
+    if (!(log = fopen(logp, "a"))) {
+        tbad("cannot write %s: %s", logp, strerror(errno));
+        ref_batch_free(&b);
+        goto out;
+    }
+    st = ref_batch_loop(&b, r->run, r->ctx, log);
+    ref_batch_free(&b);
+    fclose(log);
+    if (st != 0) {
+        tbad("iteration %d: %s (%s and %s.shard-*.out say why; the state file "
+             "keeps iteration %d; the same command continues)", k,
+             st == 1 ? "the shards could not be run"
+                     : "games still missing after the shards ran three times",
+             logp, res, k - 1);
+        shard_reasons(t, res);
+        goto out;
+    }
+    ref_table_engine(&c.tb, "theta-plus");
+    ref_table_engine(&c.tb, "theta-minus");
+    if (ref_record_read_file(res, tally_one, &c, NULL, err, sizeof err) < 0 || *c.bad ||
+        c.tb.nsum != t->m.games || c.tb.neng != 2) {
+        tbad("iteration %d: %s: %s", k, res,
+             *c.bad ? c.bad : *err ? err : "not the games of the iteration");
+        goto out;
+    }
+    count_games(&c.tb, w, l, dr);
+    rc = 0;
+out:
+    ref_table_free(&c.tb);
+    for (int i = 0; i < nown; i++)
+        free(own[i]);
+    free(own);
+    free(a);
+    free(logp);
+    free(res);
+    return rc;
 }
 
 /* ---- the state file --------------------------------------------------------- */
@@ -694,7 +900,7 @@ static void tune_free(struct tune *t)
     free(t->hist_theta);
 }
 
-int ref_tune_main(int argc, char **argv)
+static int tune_main(int argc, char **argv, const struct ref_tune_runner *runner)
 {
     static struct tune t0;
     struct tune *t = &t0;
@@ -705,6 +911,7 @@ int ref_tune_main(int argc, char **argv)
     int64_t x;
 
     memset(t, 0, sizeof *t);
+    t->runner = runner;
     t->pairs = 1;
     t->progress = 10;
     t->alpha = 0.602;
@@ -854,6 +1061,21 @@ int ref_tune_main(int argc, char **argv)
             goto out;
         }
     }
+    if (runner && (t->m.nseats != 2 || hidden)) {
+        tbad("%s ... tune plays two-seat games; %s's rotated deals (the other "
+             "seats at theta, the deals from --seed) run in one process: "
+             "medan-referee tune", runner->name, t->m.g->name);
+        goto out;
+    }
+    if (runner && !t->state_path) {
+        tbad("%s ... tune needs --state FILE (each iteration's games are "
+             "written beside it, FILE.iter-K.jsonl.shard-I-of-N)", runner->name);
+        goto out;
+    }
+    t->rest = rest;
+    t->nrest = nrest;
+    t->eng_at = eng_at;
+    t->eng_end = eng_end;
     if (!has_limit(rest, nrest, eng_at, eng_end))
         fprintf(stderr, "medan-referee tune: warning: the engine has no time control "
                 "(tc=, st=, depth= or nodes=); using st=1 (one second a move)\n");
@@ -879,14 +1101,26 @@ int ref_tune_main(int argc, char **argv)
             t->iterations, t->m.games, t->A, t->alpha, t->gamma,
             (unsigned long long)t->seed, t->state_path ? ", state " : "",
             t->state_path ? t->state_path : "");
+    if (runner && t->k > 0)
+        iter_clean(t, t->k); /* left by a run stopped after its last save */
     while (t->k < t->iterations) {
-        int k = t->k + 1, d[TUNE_MAX_PARAMS], r = 0, w = 0, l = 0, dr = 0;
+        int k = t->k + 1, d[TUNE_MAX_PARAMS], r, w = 0, l = 0, dr = 0, st;
         for (int i = 0; i < t->np; i++)
             d[i] = sign_of(t, k, i);
-        if (play_iteration(t, k, d, &r, &w, &l, &dr) < 0) {
+        if (set_iteration(t, k, d) < 0) {
             rc = 2;
             goto out;
         }
+        st = runner ? play_batched(t, k, &w, &l, &dr) : play_iteration(t, k, &w, &l, &dr);
+        if (st < 0) {
+            rc = 2;
+            goto out;
+        }
+        if (st > 0) { /* a dry run */
+            rc = 0;
+            goto out;
+        }
+        r = w - l;
         for (int i = 0; i < t->np; i++) {
             const struct ref_tune_param *p = &t->p[i];
             double ck = ref_tune_ck(p, t->iterations, t->gamma, k),
@@ -902,6 +1136,8 @@ int ref_tune_main(int argc, char **argv)
         }
         if (t->state_path && save_state(t) < 0)
             goto out;
+        if (runner)
+            iter_clean(t, k);
     }
     final_table(t);
     rc = 0;
@@ -912,6 +1148,17 @@ out:
     tune_free(t);
     free(rest);
     return rc;
+}
+
+int ref_tune_main(int argc, char **argv)
+{
+    return tune_main(argc, argv, NULL);
+}
+
+int ref_tune_batched_main(int argc, char **argv, const struct ref_tune_runner *r)
+{
+    assert(r && r->run && r->shards >= 1);
+    return tune_main(argc, argv, r);
 }
 
 /* ---- the path, for the report ---------------------------------------------- */

@@ -9,6 +9,23 @@
  * state file that does not fit, 2 a match stopped on an error. */
 int ref_tune_main(int argc, char **argv);
 
+struct ref_batch;
+/* What plays an iteration's games as one batch of shards (`medan-referee
+ * parallel ... tune`, `medan-referee slurm N ... tune`). */
+struct ref_tune_runner {
+    const char *name;       /* "parallel", "slurm": for messages */
+    int shards;
+    int dry;                /* print the next iteration's batch, play nothing */
+    /* ref_batch_loop's runner: play the shards of b up to game upto; -1
+     * it could not run, > 0 shards failed, 0 done */
+    int (*run)(void *ctx, const struct ref_batch *b, long long upto);
+    void *ctx;
+};
+/* The subcommand with each iteration's match (the same games, seeds and
+ * openings as in one process) run as one batch by r and merged; the same
+ * exit statuses. */
+int ref_tune_batched_main(int argc, char **argv, const struct ref_tune_runner *r);
+
 /* One tuned parameter, as `name,start,min,max,c_end,r_end` gives it. */
 struct ref_tune_param {
     char name[64];     /* "Skill" or "Weights.conc" */

@@ -5,7 +5,9 @@
 # decides, with the decision and the games of one unsharded run; a shard
 # killed (kill -9) or a Slurm task cancelled loses no game and plays none
 # twice; every word that reaches a shell is quoted; the referee's other
-# spellings (-variant, -pgnout) reach Slurm's shards.  Slurm is the fake
+# spellings (-variant, -pgnout) reach Slurm's shards; on the real Slurm,
+# two SPSA iterations as array jobs (`slurm N -- tune`, tests/run-tune.sh
+# has the rest of the batched tune).  Slurm is the fake
 # sbatch (tests/mock) and, where tests/cluster/slurm-up.sh can start one
 # (root, slurm-wlm), a real one-node Slurm.
 #   usage: sh tests/run-batch.sh BUILD BIN
@@ -293,6 +295,17 @@ if (sh "$HERE/cluster/slurm-up.sh" "$SL" >"$T/slurm-up.env" 2>"$T/slurm-up.err")
         same "$T/k1.jsonl" "$r" && ok "real Slurm: the batched match = the single run" ||
             bad "real Slurm: merged games differ"
     fi
+    # SPSA: each iteration one array job, waited for (sbatch --wait); the
+    # state file of the same run in one process, byte for byte.
+    set -- --game loa --engine cmd="$ABS/medan-loa" nodes=500 \
+        --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
+        --iterations 2 --pairs 2 --seed 3 --openings random-plies=4
+    $REF tune "$@" --state "$T/rs/tune1.json" >/dev/null 2>&1
+    (cd "$T/rs" && timeout 600 "$ABS/medan-referee" slurm 2 --cpus-per-task=1 -- tune "$@" --state tune2.json \
+        >"$T/rt.out" 2>&1)
+    check $? 0 "real Slurm tune: 2 iterations as 2 array jobs of 2 tasks"
+    cmp -s "$T/rs/tune1.json" "$T/rs/tune2.json" && ok "real Slurm tune: the one-process state file, byte for byte" ||
+        bad "real Slurm tune: $(diff "$T/rs/tune1.json" "$T/rs/tune2.json" | head -c 400) $(tail -3 "$T/rt.out")"
     sh "$HERE/cluster/slurm-down.sh" "$SL" >/dev/null 2>&1
     SL=""
 else

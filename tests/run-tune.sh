@@ -143,6 +143,121 @@ printf '# comment\nSkill, 1, 0, 10, 1, 0.1\nTemper,0.5,0,1,0.1\n' >"$T/p.txt"
 refuse "p.txt:3:" $E --params "$T/p.txt"
 [ ! -e "$T/r.jsonl" ] && ok "refused: nothing written" || bad "refused input wrote a file"
 
+# --- batched: each iteration one batch of shards (parallel, Slurm) ---------
+# The same games as in one process: the state file byte for byte, whatever
+# runs the shards; a shard lost is played again; kill -9 of everything in
+# the middle of an iteration and the same command again ends where the
+# uninterrupted run does.
+HERE=$(cd "$(dirname "$0")" && pwd)
+iters() { ls "$T" | grep -c '\.iter-' || true; }
+# tree PID: PID and every process below it
+tree() { echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
+bt() {
+    $REF "$@" --game nim heaps=5,7,9 --engine cmd="$MOCK" nodes=1 \
+        --param Skill,100,0,1000,100,0.06 --param Temper,0.9,0,1,0.1,0.06 \
+        --param Weights.bias,-60,-100,100,20,0.06 --iterations 20 --pairs 2 --progress 5 --seed 7
+}
+bl() {
+    $REF "$@" --game loa --engine cmd="$BIN/medan-loa" nodes=500 \
+        --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
+        --iterations 4 --pairs 4 --progress 1 --seed 3 --openings file=openings/loa.epd start=7
+}
+bt tune --state "$T/bt1.json" >/dev/null 2>&1
+check $? 0 "batched: the synthetic problem in one process (20 iterations of 2 pairs)"
+bl tune --state "$T/bl1.json" >/dev/null 2>&1
+check $? 0 "batched: LOA nodes=500 from the suite at start=7 in one process (4 iterations of 4 pairs)"
+if command -v parallel >/dev/null 2>&1; then
+    start=$(date +%s)
+    bt parallel --shards 2 tune --state "$T/bt2.json" >"$T/bt2.out" 2>"$T/bt2.err"
+    check $? 0 "parallel tune: exit 0 ($(($(date +%s) - start)) s)"
+    cmp -s "$T/bt1.json" "$T/bt2.json" && ok "parallel tune: 2 shards give the one-process state file, byte for byte" ||
+        bad "parallel tune: differs: $(diff "$T/bt1.json" "$T/bt2.json" | head -c 600)"
+    grep -q '^Engine keys: ' "$T/bt2.out" && check "$(grep -c '^tune: iteration' "$T/bt2.err")" 4 \
+        "parallel tune: the progress lines and the final table of one process"
+    check "$(iters)" 0 "parallel tune: each iteration's files removed once it is in the state file"
+    start=$(date +%s)
+    bl parallel --shards 2 tune --state "$T/bl2.json" >/dev/null 2>"$T/bl2.err"
+    check $? 0 "parallel tune: LOA, exit 0 ($(($(date +%s) - start)) s)"
+    cmp -s "$T/bl1.json" "$T/bl2.json" && ok "parallel tune: LOA from the book (start= of every iteration): the one-process state file" ||
+        bad "parallel tune: LOA differs: $(diff "$T/bl1.json" "$T/bl2.json" | head -c 600) $(tail -3 "$T/bl2.err")"
+    # kill -9 of the whole run (controller, GNU parallel, shards, engines:
+    # a node that dies) once iteration 2 or later has games in a shard file
+    $REF parallel --shards 2 tune --game loa --engine cmd="$BIN/medan-loa" nodes=500 \
+        --param Weights.concentration,20,0,100,5,0.002 --param SearchParams.futility_margin,100,0,400,20,0.002 \
+        --iterations 4 --pairs 4 --progress 1 --seed 3 --openings file=openings/loa.epd start=7 \
+        --state "$T/bk.json" >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ $i -lt 1200 ] && kill -0 $pid 2>/dev/null; do
+        f=$(ls "$T"/bk.json.iter-[234].jsonl.shard-*-of-2 2>/dev/null | head -1)
+        [ -n "$f" ] && [ -s "$f" ] && break
+        sleep 0.05
+        i=$((i + 1))
+    done
+    # GNU parallel starts each shard in a process group of its own: stop
+    # the whole tree, then kill every process of it
+    all=$(tree $pid)
+    kill -STOP $all 2>/dev/null
+    all=$(tree $pid)
+    kill -9 $all 2>/dev/null
+    wait $pid 2>/dev/null
+    k=$(state "$T/bk.json" "s['k']" 2>/dev/null || echo none)
+    partial=$(cat "$T"/bk.json.iter-*.jsonl.shard-*-of-2 2>/dev/null | wc -l | tr -d ' ')
+    if [ "$k" != none ] && [ "$k" -lt 4 ]; then
+        ok "parallel tune: killed (-9, every process) after iteration $k, $partial game(s) of the next in its shard files"
+        bl parallel --shards 2 tune --state "$T/bk.json" >/dev/null 2>"$T/bk.err"
+        check $? 0 "parallel tune: the same command again: exit 0"
+        grep -q "resuming .* after iteration $k of 4" "$T/bk.err" && cmp -s "$T/bl1.json" "$T/bk.json" &&
+            ok "parallel tune: the resumed run ends where the one-process run does" ||
+            bad "parallel tune: resumed: $(diff "$T/bl1.json" "$T/bk.json" | head -c 600) $(tail -3 "$T/bk.err")"
+    else
+        echo "skipped: parallel tune kill -9: the run ended before it could be killed (k=$k)"
+    fi
+    $REF parallel --shards 2 --dry-run tune --game nim --engine cmd="$MOCK" nodes=1 \
+        --param Skill,500,0,1000,10,0.002 --iterations 3 --seed 5 --state "$T/dry.json" >"$T/dry.out" 2>/dev/null
+    check "$?/$(test -e "$T/dry.json" && echo state)" 0/ "parallel tune --dry-run: exit 0, no state written"
+    o=$(cat "$T/dry.out")
+    case "$o" in
+    "'parallel' "*name=theta-plus*option.Skill=*name=theta-minus*option.Skill=*--games*--seed*"--shard'\\'' {}'\\''/2'\\''"*"':::' '1' '2'") true ;;
+    *) false ;;
+    esac &&
+        ok "parallel tune --dry-run: iteration 1's GNU parallel command (values, games, seed, shards)" ||
+        bad "parallel tune --dry-run: $(cat "$T/dry.out")"
+else
+    echo "skipped: parallel tune: GNU parallel is not installed (Debian: parallel)"
+fi
+# Slurm (the fake sbatch: an array job runs at once, as sbatch --wait
+# returns when it is done); task 2 of the first array cancelled.
+echo 2 >"$T/cancel"
+SBATCH="sh $HERE/mock/fake-sbatch.sh" FAKE_SBATCH_CANCEL="$T/cancel" FAKE_SBATCH_LOG="$T/sb.log" \
+    bt slurm 2 --time=5 -- tune --state "$T/bt3.json" >/dev/null 2>"$T/bt3.err"
+check $? 0 "slurm tune (fake sbatch): exit 0"
+cmp -s "$T/bt1.json" "$T/bt3.json" && ok "slurm tune: the one-process state file, byte for byte" ||
+    bad "slurm tune: differs: $(diff "$T/bt1.json" "$T/bt3.json" | head -c 600)"
+check "$(grep -c -- '^sbatch --parsable --wait .*--array=1-2 --time=5 --wrap ' "$T/sb.log")/$(grep -c 'iter-1\.jsonl' "$T/sb.log")" 21/2 \
+    "slurm tune: an array job a batch, waited for, the user's sbatch options; the cancelled task's games in a second batch"
+check "$(iters)" 0 "slurm tune: no iteration files left"
+# refused, or stopped with the reason and the state at the last iteration
+$REF parallel --shards 2 tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,1,0,10,1,0.1 \
+    --iterations 2 >/dev/null 2>"$T/r1.err"
+check "$?/$(grep -c 'needs --state FILE' "$T/r1.err")" 1/1 "batched tune: refused without --state"
+$REF parallel --shards 2 --batch 4 tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,1,0,10,1,0.1 \
+    --iterations 2 --state "$T/r.json" >/dev/null 2>"$T/r2.err"
+check "$?/$(grep -c 'each iteration' "$T/r2.err")" 1/1 "batched tune: --batch refused"
+$REF parallel --shards 2 tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=1 \
+    --param Inference,80,0,100,10,0.02 --iterations 2 --state "$T/r.json" >/dev/null 2>"$T/r3.err"
+check "$?/$(grep -c 'plays two-seat games' "$T/r3.err")" 1/1 "batched tune: Battalion (N seats) refused with the reason"
+if command -v parallel >/dev/null 2>&1; then
+    $REF parallel --shards 2 tune --game nim heaps=5,7,9 --engine cmd="$T/no-such-engine" nodes=1 \
+        --param Skill,1,0,10,1,0.1 --iterations 2 --state "$T/stop.json" >/dev/null 2>"$T/r4.err"
+    check "$?" 2 "batched tune: an engine that does not start: exit 2"
+    grep -q 'iteration 1: games still missing after the shards ran three times' "$T/r4.err" &&
+        grep -q 'shard 1: .*cannot start' "$T/r4.err" && [ ! -e "$T/stop.json" ] &&
+        ok "batched tune: ... with each shard's reason, no iteration counted" || bad "batched tune: $(cat "$T/r4.err")"
+    rm -f "$T"/stop.json*
+fi
+check "$(iters)" 0 "batched tests: no iteration files left"
+
 # --- report --html --tune: each parameter's path ---------------------------
 $REF report --tune "$T/conv.json" --html "$T/tune.html" --title 'SPSA <nim>' >"$T/rep.out" 2>&1
 check $? 0 "report --tune: exit 0"

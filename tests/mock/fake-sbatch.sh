@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
     --output=*) out=${1#--output=} ;;
     --open-mode=append) mode=a ;;
     --wrap) wrap=$2; shift ;;
-    --parsable|--export=*|--job-name=*|--dependency=*|--cpus-per-task=*|--time=*) ;;
+    --parsable|--wait|--export=*|--job-name=*|--dependency=*|--cpus-per-task=*|--time=*) ;;
     -*) echo "fake-sbatch: unknown option $1" >&2; exit 1 ;;
     *) script=$1; shift; break ;;
     esac
