@@ -230,6 +230,22 @@ int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return 0;
 }
 
+int parse_real(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v;
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    /* (NaN fails both comparisons; hex floats and inf/nan words are not
+     * numbers here) */
+    if (errno || *end || strpbrk(s, "xXiInN") || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int parse_u64(const char *s, uint64_t *out)
 {
     char *end;
@@ -303,6 +319,50 @@ int named_ints_parse(void *w, size_t wsize, const struct named_int *names, size_
                            (long long)hi);
         assert(names[i].off + sizeof(int) <= wsize);
         memcpy(tmp + names[i].off, &(int){(int)v}, sizeof(int));
+    }
+    memcpy(w, tmp, wsize);
+    return 0;
+}
+
+int named_params_parse(void *w, size_t wsize, const struct named_param *names, size_t count,
+                       const char *what, const char *spec, char *err, size_t n)
+{
+    char buf[512], *save, *kv;
+    unsigned char tmp[1024];
+    if (wsize > sizeof tmp)
+        return set_err(err, n, -1, "internal: %ss too large", what);
+    if (strlen(spec) >= sizeof buf)
+        return set_err(err, n, -1, "%ss: at most %zu characters", what, sizeof buf - 1);
+    memcpy(tmp, w, wsize);
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (kv = strtok_r(buf, ", ", &save); kv; kv = strtok_r(NULL, ", ", &save)) {
+        char *eq = strchr(kv, '=');
+        size_t i;
+        double v;
+        if (!eq)
+            return set_err(err, n, -1, "%s '%s' needs name=value", what, kv);
+        *eq = '\0';
+        for (i = 0; i < count; i++)
+            if (strcmp(names[i].name, kv) == 0)
+                break;
+        if (i == count)
+            return set_err(err, n, -1, "no %s '%s'", what, kv);
+        const struct named_param *p = &names[i];
+        if (p->real) {
+            if (parse_real(eq + 1, p->lo, p->hi, &v))
+                return set_err(err, n, -1, "%s %s takes a number from %g to %g, not '%s'",
+                               what, kv, p->lo, p->hi, eq + 1);
+            assert(p->off + sizeof(double) <= wsize);
+            memcpy(tmp + p->off, &v, sizeof v);
+        } else {
+            int64_t x;
+            if (parse_i64(eq + 1, (int64_t)p->lo, (int64_t)p->hi, &x))
+                return set_err(err, n, -1,
+                               "%s %s takes a whole number from %g to %g, not '%s'", what, kv,
+                               p->lo, p->hi, eq + 1);
+            assert(p->off + sizeof(int) <= wsize);
+            memcpy(tmp + p->off, &(int){(int)x}, sizeof(int));
+        }
     }
     memcpy(w, tmp, wsize);
     return 0;

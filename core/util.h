@@ -68,6 +68,23 @@ int named_ints_parse(void *w, size_t wsize, const struct named_int *names, size_
                      int64_t lo, int64_t hi, const char *what, const char *spec, char *err,
                      size_t n);
 
+/* Named tunables of either kind (search parameters): an int or a double
+ * field at `off`, each with its own range [lo, hi] (an int field takes
+ * whole numbers only). */
+struct named_param {
+    const char *name;
+    size_t off;
+    int real; /* 1: a double, 0: an int */
+    double lo, hi;
+};
+/* Change the fields of `w` named in "name=value,name=value" (commas or
+ * spaces; a later entry wins over an earlier one); on error w is unchanged
+ * and err says why, naming the entry and calling a field a `what`. */
+int named_params_parse(void *w, size_t wsize, const struct named_param *names, size_t count,
+                       const char *what, const char *spec, char *err, size_t n);
+/* Strict parse of a whole string as a finite real within [lo, hi]. */
+int parse_real(const char *s, double lo, double hi, double *out);
+
 /* Bounded error message helper: writes into err (if err && n). Returns rc. */
 int set_err(char *err, size_t n, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -58,8 +58,8 @@
 
 struct tune_opt {
     char name[64];            /* engine option */
-    char base[OPT_STR_LEN];   /* the user's value (named-int options) */
-    int named;                /* entries of a named-int string */
+    char base[OPT_STR_LEN];   /* the user's value (options tuned by entries) */
+    int named;                /* entries of a name=value,... string */
 };
 
 struct tune {
@@ -190,9 +190,9 @@ int ref_tune_param_parse(const char *s, struct ref_tune_param *p, char *err,
         return set_err(err, n, -1, "%s: start must be within [min, max]", p->name);
     if (!(p->c_end > 0) || !(p->r_end > 0))
         return set_err(err, n, -1, "%s: c_end and r_end must be above 0", p->name);
-    if (*p->entry && !p->integer)
-        return set_err(err, n, -1, "%s: an entry of a named-int option holds "
-                       "integers (start, min, max without a point)", p->name);
+    /* (an entry may be a real too: SearchParams of Palagan and Battalion
+     * take reals; an engine whose entry holds integers refuses one, and the
+     * match stops naming it, as for a real sent to a spin) */
     return 0;
 }
 
@@ -999,7 +999,7 @@ static int tune_main(int argc, char **argv, const struct ref_tune_runner *runner
     }
     if (!t->A_given)
         t->A = 0.1 * t->iterations;
-    /* the options tuned: each once, named-int ones with the user's value */
+    /* the options tuned: each once, those tuned by entries with the user's value */
     for (int i = 0; i < t->np; i++) {
         int o;
         for (o = 0; o < t->nopt; o++)

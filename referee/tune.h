@@ -30,7 +30,7 @@ int ref_tune_batched_main(int argc, char **argv, const struct ref_tune_runner *r
 struct ref_tune_param {
     char name[64];     /* "Skill" or "Weights.conc" */
     char option[64];   /* the engine option: "Skill", "Weights" */
-    char entry[64];    /* the named-int entry ("conc"), "" for a whole option */
+    char entry[64];    /* the entry of a name=value,... option ("conc"), "" for a whole option */
     double start, min, max, c_end, r_end;
     int integer;       /* start, min and max written as integers */
 };

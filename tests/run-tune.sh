@@ -5,8 +5,10 @@
 # kill -9 and the same command again continues to that same trajectory;
 # bounds respected; the values an engine is sent; refused input; a short
 # run of LOA (Weights and SearchParams entries), Fetlar (two Weights
-# entries), Palagan (a spin) and Battalion (four seats: theta+, theta-,
-# theta over rotated deals, twice: the same run); the
+# entries), Palagan (a spin; a real SearchParams entry, twice: the same
+# run) and Battalion (four seats: theta+, theta-, theta over rotated
+# deals, twice: the same run; a real SearchParams entry likewise, and
+# oracle refused by the engine); the
 # report's parameter paths.  Everything runs under deterministic limits
 # (the mock answers at once; the real engines under depth= or nodes=), so
 # a busy machine changes the time taken, never a result.
@@ -116,6 +118,16 @@ $REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,500.5,0,1000,10,
 check $? 2 "a real parameter (500.5) for a spin option: the match stops (exit 2)"
 grep -q "option Skill=[0-9.]* refused: bad_value" "$T/real.err" && ok "... naming the option the engine refused" ||
     bad "real for spin: $(cat "$T/real.err")"
+# A real entry is sent as one (%.6g); the mock's Weights holds integers and
+# refuses it, so the match stops naming the option (an engine with real
+# entries, Palagan's SearchParams below, takes it).
+$REF tune --game nim --engine cmd="$MOCK" nodes=1 --param Weights.bias,1.5,0,10,1,0.1 \
+    --iterations 1 --logdir "$T/rlogs" --trace >/dev/null 2>"$T/realent.err"
+check $? 2 "a real entry (Weights.bias 1.5) is tuned as a real: the integer engine refuses it (exit 2)"
+grep -q "option Weights=bias=[0-9.]* refused: bad_value" "$T/realent.err" &&
+    cat "$T"/rlogs/* 2>/dev/null | grep -Eq 'setoption name Weights value bias=[0-9]+\.[0-9]+$' &&
+    ok "... sent with its fraction, naming the option the engine refused" ||
+    bad "real entry: $(cat "$T/realent.err")"
 
 # --- refused input ----------------------------------------------------------
 refuse() {
@@ -132,7 +144,6 @@ refuse "start must be within" $E --param Skill,50,0,10,1,0.1
 refuse "is not a number" $E --param Skill,x,0,10,1,0.1
 refuse "want name,start,min,max,c_end,r_end" $E --param Skill,1,0,10,1
 refuse "c_end and r_end must be above 0" $E --param Skill,1,0,10,0,0.1
-refuse "holds integers" $E --param Weights.bias,1.5,0,10,1,0.1
 refuse "is given twice" $E --param Skill,1,0,10,1,0.1 --param skill,1,0,10,1,0.1
 refuse "a parameter is an option name" $E --param 'Sk ill,1,0,10,1,0.1'
 refuse "tune sets itself" $E --param Skill,1,0,10,1,0.1 --results "$T/r.jsonl"
@@ -310,6 +321,31 @@ $REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
     --param GraveRef,25,1,200,5,0.002 --iterations 2 --state "$T/pal.json" >"$T/pal.out" 2>&1 ||
     bad "palagan: $(tail -3 "$T/pal.out")"
 check "$(state "$T/pal.json" "s['k'], s['games']")" "2 4" "palagan: a spin, 2 iterations"
+# Real entries of SearchParams (Palagan's uct_c, Battalion's explore): two
+# iterations, the same command twice (the same run), then once more on the
+# first state file (a finished run: nothing is played, the file is kept).
+for i in 1 2; do
+    $REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
+        --param SearchParams.uct_c,0.2,0.05,1,0.03,0.002 --iterations 2 --seed 4 \
+        --logdir "$T/plogs$i" --trace --state "$T/pals$i.json" >"$T/pals.out" 2>&1 ||
+        bad "palagan SearchParams: $(tail -3 "$T/pals.out")"
+done
+check "$(state "$T/pals1.json" "s['k'], s['games'], s['settings']['parameters'][0]['integer']")" \
+    "2 4 False" "palagan: SearchParams.uct_c, a real entry, 2 iterations"
+cmp -s "$T/pals1.json" "$T/pals2.json" && ok "palagan: SearchParams.uct_c, the same command, the same run" ||
+    bad "palagan: SearchParams: two runs differ: $(diff "$T/pals1.json" "$T/pals2.json" | head -c 600)"
+cat "$T"/plogs1/* 2>/dev/null | grep -Eq 'setoption name SearchParams value uct_c=0\.[0-9]+$' &&
+    ! cat "$T"/plogs1/* | grep -q '^.*error' &&
+    ok "palagan: uct_c sent as a real and taken" || bad "palagan: $(cat "$T"/plogs1/* | grep -m3 -e SearchParams -e error)"
+grep -Eq '^Engine keys: option.SearchParams=uct_c=0\.[0-9]+$' "$T/pals.out" &&
+    ok "palagan: the tuned uct_c as an engine key" || bad "palagan: $(tail -2 "$T/pals.out")"
+cp "$T/pals1.json" "$T/pals1.keep"
+$REF tune --game palagan size=4 --engine cmd="$BIN/medan-palagan" nodes=200 \
+    --param SearchParams.uct_c,0.2,0.05,1,0.03,0.002 --iterations 2 --seed 4 \
+    --state "$T/pals1.json" >"$T/pals3.out" 2>&1
+check $? 0 "palagan: SearchParams: the same command on its finished state file: exit 0"
+cmp -s "$T/pals1.json" "$T/pals1.keep" && ok "palagan: ... the state file unchanged" ||
+    bad "palagan: a finished run's state changed"
 # Battalion: Iterations= bounds each search (st= only a safety net), so
 # the deals (from tune's --seed) and the games are the same run to run.
 for i in 1 2; do
@@ -323,5 +359,31 @@ cmp -s "$T/bat1.json" "$T/bat2.json" && ok "battalion: the same command, the sam
     bad "battalion: two runs differ"
 grep -q "deals follow from --seed" "$T/bat.out" && ok "battalion: says where the deals come from" ||
     bad "battalion: $(head -3 "$T/bat.out")"
+for i in 1 2; do
+    $REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=5 option.Iterations=30 \
+        --param SearchParams.explore,0.7,0.1,2,0.1,0.02 --iterations 2 --seed 5 \
+        --logdir "$T/blogs$i" --trace --state "$T/bats$i.json" >"$T/bats.out" 2>&1 ||
+        bad "battalion SearchParams: $(tail -3 "$T/bats.out")"
+done
+check "$(state "$T/bats1.json" "s['k'], s['games']")" "2 6" "battalion: SearchParams.explore, a real entry, 2 iterations of 3 rotations"
+cmp -s "$T/bats1.json" "$T/bats2.json" && ok "battalion: SearchParams.explore, the same command, the same run" ||
+    bad "battalion: SearchParams: two runs differ"
+cat "$T"/blogs1/* 2>/dev/null | grep -Eq 'setoption name SearchParams value explore=[0-9]+\.[0-9]+$' &&
+    ! cat "$T"/blogs1/* | grep -q '^.*error' &&
+    ok "battalion: explore sent as a real and taken" || bad "battalion: $(cat "$T"/blogs1/* | grep -m3 -e SearchParams -e error)"
+cp "$T/bats1.json" "$T/bats1.keep"
+$REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=5 option.Iterations=30 \
+    --param SearchParams.explore,0.7,0.1,2,0.1,0.02 --iterations 2 --seed 5 \
+    --state "$T/bats1.json" >"$T/bats3.out" 2>&1
+check $? 0 "battalion: SearchParams: the same command on its finished state file: exit 0"
+cmp -s "$T/bats1.json" "$T/bats1.keep" && ok "battalion: ... the state file unchanged" ||
+    bad "battalion: a finished run's state changed"
+# oracle (the other seats' hands) is refused through the protocol, so a
+# tuning run cannot give it to an engine: the match stops naming it.
+$REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=5 option.Iterations=30 \
+    --param SearchParams.oracle,0,0,1,1,0.02 --iterations 1 --seed 5 >/dev/null 2>"$T/oracle.err"
+check $? 2 "battalion: SearchParams.oracle: the engine refuses it, the run stops (exit 2)"
+grep -q "oracle=[01] refused: bad_value.*hidden cards" "$T/oracle.err" && ok "... naming it and why" ||
+    bad "oracle: $(cat "$T/oracle.err")"
 
 exit $fail

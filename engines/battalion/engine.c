@@ -27,6 +27,8 @@ struct bat_engine {
     int64_t inference; /* percent: bat_search_params.infer */
     int64_t threads;
     char strategy[OPT_STR_LEN];
+    char search[OPT_STR_LEN];        /* SearchParams */
+    struct bat_search_params params; /* the defaults changed by SearchParams */
     struct rng rng;              /* Strategy random/heuristic, the first search thread */
     struct rng helper_rng[BAT_MAX_THREADS]; /* [i]: search thread i >= 1 */
     int ntrees;
@@ -72,6 +74,7 @@ static void alloc_trees(struct bat_engine *e)
 static void init(void *eng)
 {
     struct bat_engine *e = eng;
+    bat_search_defaults(&e->params);
     alloc_trees(e);
     seed_all(e);
 }
@@ -86,11 +89,55 @@ static void newgame(void *eng)
     seed_all(eng);
 }
 
+/* The parameters SearchParams may not set, and why.  oracle makes a search
+ * given a full state read the other seats' hands: an engine must only ever
+ * use its own seat's view (docs/protocol.md, Hidden information), so it is
+ * for medan-battalion-duplicate's measurement alone.  The others have
+ * their own options, which would override them. */
+static const struct {
+    const char *name, *why;
+} refused[] = {
+    {"oracle", "it would read the other seats' hidden cards"},
+    {"cutoff", "it is the option PlayoutAttacks"},
+    {"infer", "it is the option Inference (percent)"},
+    {"iterations", "it is the option Iterations (or go nodes)"},
+};
+
+/* SearchParams: the search's parameters named in spec ("explore=0.5,
+ * epsilon=0.05"), bat_search_set's names but those refused above, each
+ * other one at its default (an empty spec: all of them).  0, or -1 with
+ * err naming the bad entry and nothing changed (parsed into a copy). */
+static int search_params(struct bat_engine *e, const char *spec, char *err, size_t n)
+{
+    struct bat_search_params p;
+    char buf[OPT_STR_LEN], *save, *kv;
+    bat_search_defaults(&p);
+    snprintf(buf, sizeof buf, "%s", spec); /* (spec is an option value: it fits) */
+    for (kv = strtok_r(buf, ", ", &save); kv; kv = strtok_r(NULL, ", ", &save)) {
+        char *eq = strchr(kv, '='), range[64];
+        if (!eq)
+            return set_err(err, n, -1, "search parameter '%s' needs name=value", kv);
+        *eq = '\0';
+        for (size_t i = 0; i < ARRAY_LEN(refused); i++)
+            if (strcmp(kv, refused[i].name) == 0)
+                return set_err(err, n, -1, "search parameter %s is refused: %s", kv,
+                               refused[i].why);
+        if (!bat_search_range(kv, range, sizeof range))
+            return set_err(err, n, -1, "no search parameter '%s'", kv);
+        if (bat_search_set(&p, kv, eq + 1))
+            return set_err(err, n, -1, "search parameter %s takes %s, not '%s'", kv, range,
+                           eq + 1);
+    }
+    assert(!p.oracle); /* never from here: the engine sees its seat's view only */
+    e->params = p;
+    return 0;
+}
+
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)
 {
     struct bat_engine *e = eng;
-    (void)err;
-    (void)n;
+    if (strcmp(o->name, "SearchParams") == 0)
+        return search_params(e, e->search, err, n);
     if (strcmp(o->name, "Seed") == 0)
         seed_all(e);
     if (strcmp(o->name, "Threads") == 0 && e->threads != e->ntrees)
@@ -185,7 +232,7 @@ static gmove go(void *eng, const struct search_req *req, gmove *ponder)
     }
     memset(&g, 0, sizeof g);
     g.req = req;
-    bat_search_defaults(&p);
+    p = e->params;
     p.cutoff = (int)e->cutoff;
     p.infer = (double)e->inference / 100.0;
     /* Budgets: go nodes N (else the Iterations option), go depth N as
@@ -284,7 +331,7 @@ static uint64_t bench(void *eng, int depth, int64_t *ms, info_fn info, void *ctx
     int64_t t0 = now_us();
     (void)info;
     (void)ctx;
-    bat_search_defaults(&p);
+    p = e->params;
     p.cutoff = (int)e->cutoff;
     p.infer = (double)e->inference / 100.0;
     p.iterations = (uint64_t)(depth > 0 ? depth : BAT_BENCH_KITERATIONS) * 1000;
@@ -324,6 +371,8 @@ static const struct opt_spec options[] = {
     {"Threads", OPT_SPIN, "1", 1, BAT_MAX_THREADS, NULL, offsetof(struct bat_engine, threads),
      "search threads: each samples its own determinizations into its own tree, the root "
      "actions' statistics summed at the end (a go nodes budget is split between them)"},
+    {"SearchParams", OPT_STRING, "", 0, 0, NULL, offsetof(struct bat_engine, search),
+     "search parameters to change, name=value,... (for tuning; see docs/games/battalion.md)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,36 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         return 0;
     }
     return -1;
+}
+
+const char *bat_search_range(const char *name, char *buf, size_t n)
+{
+    for (size_t i = 0; i < ARRAY_LEN(plain); i++)
+        if (strcmp(name, plain[i].name) == 0) {
+            if (plain[i].lo < 0 && plain[i].hi < 0)
+                snprintf(buf, n, "0 or 1");
+            else
+                snprintf(buf, n, "a number from %g to %g", plain[i].lo, plain[i].hi);
+            return buf;
+        }
+    if (strncmp(name, "leaf", 4) == 0 && name[4] >= '0' + BAT_MIN_SEATS &&
+        name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
+        for (int i = 0; i < BAT_LEAF_NF; i++)
+            if (strcmp(name + 6, bat_leaf_names[i]) == 0) {
+                snprintf(buf, n, "a number from -10 to 10");
+                return buf;
+            }
+        return NULL;
+    }
+    if (strcmp(name, "cutoff") == 0)
+        snprintf(buf, n, "a whole number from 1 to 200");
+    else if (strcmp(name, "iterations") == 0)
+        snprintf(buf, n, "a whole number from 0 to 1e12");
+    else if (strcmp(name, "actions") == 0)
+        snprintf(buf, n, "pruned or full");
+    else
+        return NULL;
+    return buf;
 }
 
 struct bat_tree *bat_tree_new(size_t max_nodes)

@@ -112,6 +112,11 @@ void bat_search_defaults(struct bat_search_params *p);
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
 
+/* What the parameter `name` of bat_search_set takes ("a number from 0 to
+ * 100", "0 or 1", ...), written into buf; NULL when there is no such
+ * parameter. */
+const char *bat_search_range(const char *name, char *buf, size_t n);
+
 struct bat_tree;
 struct bat_tree *bat_tree_new(size_t max_nodes);
 void bat_tree_free(struct bat_tree *t);

@@ -20,6 +20,7 @@ struct pal_engine {
     int64_t grave_ref;
     int64_t tree_reuse;
     int64_t threads;
+    char search[OPT_STR_LEN]; /* SearchParams */
     struct rng rng;
     struct mcts mc;
 };
@@ -64,6 +65,9 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
             return set_err(err, n, -1, "cannot allocate %lld MiB", (long long)e->hash_mb);
     } else if (strcmp(o->name, "Seed") == 0) {
         newgame(e);
+    } else if (strcmp(o->name, "SearchParams") == 0) {
+        /* (between searches: mep refuses setoption while one runs) */
+        return mc_set_tunables(&e->mc, e->search, err, n);
     } else if (strcmp(o->name, "Threads") == 0) {
         /* (the tree is kept: the next search may reuse it) */
         if (mc_set_threads(&e->mc, (int)e->threads) != 0) {
@@ -168,6 +172,8 @@ static const struct opt_spec options[] = {
      "GRAVE: visits a node needs for its own AMAF statistics to be used"},
     {"TreeReuse", OPT_CHECK, "false", 0, 0, NULL, offsetof(struct pal_engine, tree_reuse),
      "keep the subtree of the new position from the last search"},
+    {"SearchParams", OPT_STRING, "", 0, 0, NULL, offsetof(struct pal_engine, search),
+     "search tunables to change, name=value,... (for tuning; see docs/games/palagan.md)"},
     {NULL, 0, NULL, 0, 0, NULL, 0, NULL},
 };
 

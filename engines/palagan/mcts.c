@@ -58,6 +58,16 @@ static const struct mc_params default_params = {
     .expand_at = MC_EXPAND_AT,
     .prior_n = MC_PRIOR_N,
     .margin = MC_MARGIN,
+    .margin_scale = MC_MARGIN_SCALE,
+    .fpu = MC_FPU,
+    .prior_capture = MC_PRIOR_CAPTURE,
+    .prior_own_weak = MC_PRIOR_OWN_WEAK,
+    .prior_their_weak = MC_PRIOR_THEIR_WEAK,
+    .prior_take_next = MC_PRIOR_TAKE_NEXT,
+    .prior_own_atari = MC_PRIOR_OWN_ATARI,
+    .prior_liberty = MC_PRIOR_LIBERTY,
+    .prior_min = MC_PRIOR_MIN,
+    .prior_max = MC_PRIOR_MAX,
     .grave_ref = 0,
     .reuse = false,
 };
@@ -135,6 +145,48 @@ int mc_resize(struct mcts *t, size_t mb)
 
 void mc_clear(struct mcts *t) { t->have_tree = false; }
 
+/* What SearchParams sets: the search's numbers and the playout policy's. */
+struct mc_tunables {
+    struct mc_params par;
+    struct pal_policy pol;
+};
+
+#define R(f, lo, hi) {#f, offsetof(struct mc_tunables, par.f), 1, lo, hi}
+#define I(f, lo, hi) {#f, offsetof(struct mc_tunables, par.f), 0, lo, hi}
+#define P(f, lo, hi) {"policy_" #f, offsetof(struct mc_tunables, pol.f), 0, lo, hi}
+static const struct named_param tunable_names[] = {
+    R(uct_c, 0, 10),           R(rave_bias, 0, 1),          I(expand_at, 0, 1000),
+    I(prior_n, 0, 1000),       R(margin, 0, 1),             R(margin_scale, 0.01, 1000),
+    R(fpu, 0, 1),              R(prior_capture, 0, 1),      R(prior_own_weak, 0, 1),
+    R(prior_their_weak, 0, 1), R(prior_take_next, 0, 1),    R(prior_own_atari, 0, 1),
+    R(prior_liberty, 0, 1),    R(prior_min, 0, 1),          R(prior_max, 0, 1),
+    /* the policy's chances are in 1024ths (1024: always) */
+    P(capture, 0, 1024),       P(save, 0, 1024),            P(attack, 0, 1024),
+    P(end_early, 0, 1024),     P(maxply, 1, 10000),
+};
+#undef R
+#undef I
+#undef P
+
+int mc_set_tunables(struct mcts *t, const char *spec, char *err, size_t n)
+{
+    struct mc_tunables x = {default_params, pal_default_policy};
+    if (named_params_parse(&x, sizeof x, tunable_names, ARRAY_LEN(tunable_names),
+                           "search parameter", spec, err, n))
+        return -1;
+    if (x.par.prior_min > x.par.prior_max)
+        return set_err(err, n, -1, "search parameter prior_min (%g) is above prior_max (%g)",
+                       x.par.prior_min, x.par.prior_max);
+    /* (the prior's visits are kept in 16 bits, pn) */
+    _Static_assert(1000 <= UINT16_MAX, "prior_n's range fits mc_edge.pn");
+    x.par.grave_ref = t->par.grave_ref; /* their own options */
+    x.par.reuse = t->par.reuse;
+    t->par = x.par;
+    t->pol = x.pol;
+    mc_clear(t); /* the tree's statistics came from the old numbers */
+    return 0;
+}
+
 void mc_init(struct mcts *t, size_t mb, uint64_t seed)
 {
     pthread_once(&isq_once, isq_init);
@@ -184,7 +236,7 @@ static float black_val(const struct mcts *t, int diff)
 {
     double m = t->par.margin;
     double base = diff > 0 ? 1.0 : diff < 0 ? 0.0 : 0.5;
-    return (float)((1 - m) * base + m * (0.5 + 0.5 * tanh(diff / MC_MARGIN_SCALE)));
+    return (float)((1 - m) * base + m * (0.5 + 0.5 * tanh(diff / t->par.margin_scale)));
 }
 
 static inline float side_val(float vb, int side) { return side == 0 ? vb : 1.0f - vb; }
@@ -229,24 +281,26 @@ static void set_edge(struct mc_edge *e, pal_man m, unsigned key, float prior_n,
 
 /* Heuristic value in [0,1] for the mover of a position reached by a
  * maneuver: captures, and which clusters the next maneuvers can take. */
-static float prior_value(const struct pal_geom *g, const struct pal_state *before,
-                         const struct pal_state *c, bool turn_ends)
+static float prior_value(const struct mcts *t, const struct pal_geom *g,
+                         const struct pal_state *before, const struct pal_state *c,
+                         bool turn_ends)
 {
+    const struct mc_params *p = &t->par;
     const int me = before->stm;
     int sh[2][3];
     pal_shape(g, c, sh);
     int got = c->captures[me] - before->captures[me];
-    double v = 0.5 + MC_PRIOR_CAPTURE * got;
+    double v = 0.5 + p->prior_capture * got;
     if (turn_ends) {
         /* the opponent now has two maneuvers: one or two liberties are lost */
-        v -= MC_PRIOR_OWN_WEAK * (sh[me][0] + sh[me][1]);
-        v += MC_PRIOR_THEIR_WEAK * (sh[me ^ 1][0] + sh[me ^ 1][1]);
+        v -= p->prior_own_weak * (sh[me][0] + sh[me][1]);
+        v += p->prior_their_weak * (sh[me ^ 1][0] + sh[me ^ 1][1]);
     } else {
         /* one maneuver left: a one-liberty enemy cluster is ours */
-        v += MC_PRIOR_TAKE_NEXT * sh[me ^ 1][0] - MC_PRIOR_OWN_ATARI * sh[me][0];
+        v += p->prior_take_next * sh[me ^ 1][0] - p->prior_own_atari * sh[me][0];
     }
-    v += MC_PRIOR_LIBERTY * (sh[me][2] - sh[me ^ 1][2]);
-    return (float)(v < MC_PRIOR_MIN ? MC_PRIOR_MIN : v > MC_PRIOR_MAX ? MC_PRIOR_MAX : v);
+    v += p->prior_liberty * (sh[me][2] - sh[me ^ 1][2]);
+    return (float)(v < p->prior_min ? p->prior_min : v > p->prior_max ? p->prior_max : v);
 }
 
 /* Generate the edges of a node: true when it has them (from this thread
@@ -274,7 +328,7 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     uint32_t k = 0;
     if (s->nman == 0 || pal_can_end(g, s)) /* pass, or end after one */
         set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn,
-                 pn * prior_value(g, s, s, true));
+                 pn * prior_value(t, g, s, s, true));
     for (int i = 0; i < n; i++) {
         struct pal_state c = *s;
         pal_apply(g, &c, list[i]);
@@ -283,7 +337,7 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
             continue;
         bool ends = s->nman == 1 || s->first;
         set_edge(&t->edges[base + k++], list[i], pal_man_key(g, list[i]), pn,
-                 pn * prior_value(g, s, &c, ends));
+                 pn * prior_value(t, g, s, &c, ends));
     }
     node->edges = base;
     node->nedges = (uint16_t)k;
@@ -353,7 +407,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
                 an = w->gn[gs][e->key];
                 aw = w->gw[gs][e->key];
             }
-            double q = n > 0 ? LD(e->w) / n : MC_FPU; /* first-play urgency */
+            double q = n > 0 ? LD(e->w) / n : t->par.fpu; /* first-play urgency */
             if (an > 0) {
                 double beta = an / (an + n + b * an * n);
                 q = (1 - beta) * q + beta * (aw / an);

@@ -81,12 +81,20 @@ struct mc_node {
 #define MC_PRIOR_MIN 0.05
 #define MC_PRIOR_MAX 0.95
 
+/* The search's numbers: the MC_* defaults above, changed by name with
+ * mc_set_tunables (the engine's SearchParams option) except grave_ref and
+ * reuse, which are options of their own (GraveRef, TreeReuse). */
 struct mc_params {
     double uct_c;     /* exploration */
     double rave_bias; /* b^2 of Gelly & Silver's beta */
     int expand_at;    /* visits before a leaf gets its edges */
     int prior_n;      /* weight of the heuristic prior, in visits */
     double margin;    /* share of a result given by the capture margin */
+    double margin_scale; /* captures for tanh of the margin to reach 0.76 */
+    double fpu;       /* value of an unvisited edge */
+    /* the prior (MC_PRIOR_*) */
+    double prior_capture, prior_own_weak, prior_their_weak, prior_take_next, prior_own_atari,
+        prior_liberty, prior_min, prior_max;
     int grave_ref;    /* GRAVE: AMAF of the closest ancestor (same side to
                        * act) with >= this many visits; 0 = plain RAVE */
     bool reuse;       /* keep the subtree of the new position between turns */
@@ -135,6 +143,14 @@ void mc_seed(struct mcts *t, uint64_t seed);
 /* Search with n threads (1..MC_MAX_THREADS) from now on; the tree is kept.
  * -1 (nothing changed) if the workers' memory cannot be had. */
 int mc_set_threads(struct mcts *t, int n);
+/* Set the tunables named in spec ("uct_c=0.3,prior_n=8,policy_save=800"):
+ * the fields of struct mc_params but grave_ref and reuse, and the playout
+ * policy's numbers (policy_capture, policy_save, policy_attack,
+ * policy_end_early, policy_maxply); every other one back to its default
+ * (an empty spec: all of them).  Returns 0, or -1 with err naming the bad
+ * entry and nothing changed.  Between searches only (every thread of the
+ * next search reads the new values); the tree is forgotten. */
+int mc_set_tunables(struct mcts *t, const char *spec, char *err, size_t n);
 /* Forget the tree (newgame): the next search starts afresh. */
 void mc_clear(struct mcts *t);
 

@@ -17,10 +17,12 @@
 #include "engines/battalion/battalion_api.h"
 #include "engines/fetlar/fetlar_api.h"
 #include "engines/loa/loa_api.h"
+#include "engines/palagan/mcts.h"
 #include "engines/palagan/palagan_api.h"
 #include "engines/registry.h"
 #include "tests/games/nim/nim_api.h"
 #include "protocol/mep.h"
+#include "protocol/options.h"
 #include "search/timeman.h"
 #include "search/tt.h"
 
@@ -711,6 +713,223 @@ static void test_contract_checks(void **st)
     assert_int_equal(engine_check(&e, err, sizeof err), -1);
 }
 
+/* ---- SearchParams of the MCTS engines (Palagan, Battalion) --------------- */
+
+/* A search's fingerprint: Seed 1 again, `go nodes N` from `pos`, and the
+ * last info line without its time and nps (which vary): the tree's size,
+ * the root's visits, the scores and the line.  Into out. */
+static void search_print(struct session *s, const char *pos, int nodes, char *out, size_t n)
+{
+    char line[64];
+    assert_string_equal(cmd(s, "setoption name Seed value 1"), "ok\n");
+    assert_string_equal(cmd(s, pos), "ok\n");
+    snprintf(line, sizeof line, "go nodes %d", nodes);
+    mep_line(s->m, line);
+    char *acc = wait_for(s, "bestmove ", 30000, NULL);
+    char *last = NULL;
+    for (char *p = strstr(acc, "info "); p; p = strstr(p + 1, "\ninfo "))
+        last = p[0] == '\n' ? p + 1 : p;
+    assert_non_null(last);
+    size_t len = 0;
+    out[0] = '\0';
+    /* every word but the values of time and nps */
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%.*s", (int)strcspn(last, "\n"), last);
+    char *save, *w;
+    int skip = 0;
+    for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (!skip)
+            buf_printf(out, n, &len, "%s ", w);
+        skip = strcmp(w, "time") == 0 || strcmp(w, "nps") == 0;
+    }
+    char *bm = strstr(acc, "bestmove ");
+    buf_printf(out, n, &len, "| %.*s", (int)strcspn(bm, "\n"), bm);
+}
+
+/* setoption as the session does it, on an engine object of our own (for
+ * its bench): the value set, then the engine told; 0 or -1. */
+static int set_direct(const struct engine *e, void *eng, const char *name, const char *v)
+{
+    char err[GAME_ERR_LEN];
+    const struct opt_spec *o = opt_find(e->options, name);
+    assert_non_null(o);
+    if (opt_set(o, eng, v, err, sizeof err))
+        return -1;
+    return e->option_changed(eng, o, err, sizeof err) ? -1 : 0;
+}
+
+/* An engine's bench of k thousand simulations or iterations under the
+ * SearchParams value spec (set on a fresh engine object). */
+static uint64_t bench_with(const struct engine *e, const char *spec, int k)
+{
+    void *eng = xcalloc(1, e->size);
+    int64_t ms;
+    opt_defaults(e->options, eng);
+    e->init(eng);
+    assert_int_equal(set_direct(e, eng, "SearchParams", spec), 0);
+    uint64_t b = e->bench(eng, k, &ms, NULL, NULL);
+    e->destroy(eng);
+    free(eng);
+    return b;
+}
+
+/* Palagan's SearchParams: a good value changes the search (uct_c=0: another
+ * tree, other visits); a bad name, an out-of-range or malformed value is
+ * error bad_value naming it, and the value before stays in effect; empty
+ * (or the defaults written out) is the default search, bench for bench. */
+static void test_palagan_search_params(void **st)
+{
+    struct session s;
+    char def[4096], zero[4096], x[4096];
+    const char *pos = "position start moves @e5 @d4,@f6";
+    (void)st;
+    open_e(&s, &palagan_engine);
+    assert_non_null(strstr(cmd(&s, "mep"), "option name SearchParams type string default <empty>\n"));
+    search_print(&s, pos, 400, def, sizeof def);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value uct_c=0"), "ok\n");
+    search_print(&s, pos, 400, zero, sizeof zero);
+    if (strcmp(def, zero) == 0)
+        fail_msg("uct_c=0 searched as the default: %s", def);
+    const char *bad[][2] = {
+        {"uct_c=11", "uct_c"},          {"uct_c=-0.1", "uct_c"},     {"frob=1", "frob"},
+        {"prior_n=1.5", "prior_n"},      {"uct_c", "uct_c"},          {"uct_c=nan", "uct_c"},
+        {"policy_capture=1025", "policy_capture"}, {"prior_min=0.9,prior_max=0.5", "prior_min"},
+        {"uct_c=0.3,rave_bias=2", "rave_bias"},    {"grave_ref=3", "grave_ref"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char line[128];
+        snprintf(line, sizeof line, "setoption name SearchParams value %s", bad[i][0]);
+        const char *o = cmd(&s, line);
+        if (strncmp(o, "error bad_value ", 16) || !strstr(o, bad[i][1]))
+            fail_msg("%s: %s", line, o);
+    }
+    search_print(&s, pos, 400, x, sizeof x); /* uct_c=0 still */
+    assert_string_equal(x, zero);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value <empty>"), "ok\n");
+    search_print(&s, pos, 400, x, sizeof x);
+    assert_string_equal(x, def);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value uct_c=0.2,rave_bias=0.002,"
+                                "expand_at=2,prior_n=12,margin=0.1,margin_scale=6,fpu=0.6,"
+                                "prior_capture=0.1,prior_own_weak=0.05,prior_their_weak=0.01,"
+                                "prior_take_next=0.05,prior_own_atari=0.02,prior_liberty=0.002,"
+                                "prior_min=0.05,prior_max=0.95,policy_capture=990,"
+                                "policy_save=900,policy_attack=500,policy_end_early=60,"
+                                "policy_maxply=400"),
+                        "ok\n");
+    search_print(&s, pos, 400, x, sizeof x); /* the defaults written out */
+    assert_string_equal(x, def);
+    /* the other search options are kept: GRAVE on, then SearchParams */
+    assert_string_equal(cmd(&s, "setoption name Rave value grave"), "ok\n");
+    search_print(&s, pos, 400, def, sizeof def);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value policy_save=901"), "ok\n");
+    assert_string_equal(cmd(&s, "setoption name SearchParams"), "ok\n");
+    search_print(&s, pos, 400, x, sizeof x);
+    assert_string_equal(x, def);
+    close_s(&s);
+    uint64_t b0 = bench_with(&palagan_engine, "", 1);
+    assert_true(bench_with(&palagan_engine, "uct_c=0", 1) != b0);
+    assert_true(bench_with(&palagan_engine, "uct_c=0.2,prior_n=12", 1) == b0);
+}
+
+/* With Threads > 1 every worker searches with the new numbers: after
+ * prior_n=7 every edge of the shared tree, whichever thread expanded its
+ * node, starts with 7 prior visits. */
+static void test_palagan_search_params_threads(void **st)
+{
+    struct session s;
+    (void)st;
+    open_e(&s, &palagan_engine);
+    assert_string_equal(cmd(&s, "setoption name Threads value 4"), "ok\n");
+    assert_string_equal(cmd(&s, "setoption name SearchParams value prior_n=7,uct_c=0.5"), "ok\n");
+    assert_string_equal(cmd(&s, "position start"), "ok\n");
+    mep_line(s.m, "go nodes 3000");
+    wait_for(&s, "bestmove ", 30000, NULL);
+    close_s(&s);
+    /* the same on the search itself, where the tree can be read */
+    static struct mcts t;
+    char err[GAME_ERR_LEN];
+    struct pal_state p;
+    mc_init(&t, 8, 1);
+    pal_start(&p, 5);
+    assert_int_equal(mc_set_threads(&t, 4), 0);
+    assert_int_equal(mc_set_tunables(&t, "prior_n=7", err, sizeof err), 0);
+    mc_search_sims(&t, &p, 3000);
+    uint32_t checked = 0;
+    for (uint32_t k = 1; k < t.nnodes; k++)
+        if (t.nodes[k].expanded == 1)
+            for (uint32_t i = t.nodes[k].edges; i < t.nodes[k].edges + t.nodes[k].nedges; i++) {
+                assert_int_equal(t.edges[i].pn, 7);
+                checked++;
+            }
+    assert_true(checked > 1000);
+    assert_int_equal(mc_set_tunables(&t, "prior_n=7,uct_c=99", err, sizeof err), -1);
+    assert_non_null(strstr(err, "uct_c"));
+    assert_true(t.par.prior_n == 7 && t.par.uct_c == MC_UCT_C); /* nothing changed */
+    assert_int_equal(mc_set_tunables(&t, "", err, sizeof err), 0);
+    assert_true(t.par.prior_n == MC_PRIOR_N);
+    mc_free(&t);
+}
+
+/* Battalion's SearchParams: explore=0 changes the search, bad names and
+ * values are refused and change nothing, empty is the default search
+ * (bench for bench); oracle, which would let a search given a full state
+ * read the other seats' hands, is refused with the reason, as are the
+ * parameters of the engine's own options. */
+static void test_battalion_search_params(void **st)
+{
+    struct session s;
+    char def[4096], zero[4096], x[4096], pos[1024];
+    (void)st;
+    snprintf(pos, sizeof pos, "position fen %s", battalion_bench_positions[0]);
+    open_e(&s, &battalion_engine);
+    assert_non_null(strstr(cmd(&s, "mep"), "option name SearchParams type string default <empty>\n"));
+    assert_string_equal(cmd(&s, "newgame players=4 seat=2"), "ok\n");
+    search_print(&s, pos, 400, def, sizeof def);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value explore=0"), "ok\n");
+    search_print(&s, pos, 400, zero, sizeof zero);
+    if (strcmp(def, zero) == 0)
+        fail_msg("explore=0 searched as the default: %s", def);
+    const char *bad[][2] = {
+        {"explore=101", "explore"},    {"frob=1", "frob"},           {"epsilon=x", "epsilon"},
+        {"leaf9_best=1", "leaf9_best"}, {"leaf4_best=11", "leaf4_best"}, {"explore", "explore"},
+        {"actions=some", "actions"},   {"infer_bids=2", "infer_bids"},
+        {"oracle=1", "hidden cards"},  {"explore=0.5,oracle=1", "oracle"}, {"oracle=0", "oracle"},
+        {"cutoff=3", "PlayoutAttacks"}, {"infer=0.5", "Inference"},   {"iterations=9", "Iterations"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char line[128];
+        snprintf(line, sizeof line, "setoption name SearchParams value %s", bad[i][0]);
+        const char *o = cmd(&s, line);
+        if (strncmp(o, "error bad_value ", 16) || !strstr(o, bad[i][1]))
+            fail_msg("%s: %s", line, o);
+    }
+    search_print(&s, pos, 400, x, sizeof x); /* explore=0 still */
+    assert_string_equal(x, zero);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value <empty>"), "ok\n");
+    search_print(&s, pos, 400, x, sizeof x);
+    assert_string_equal(x, def);
+    assert_string_equal(cmd(&s, "setoption name SearchParams value explore=0.7,epsilon=0.1"), "ok\n");
+    search_print(&s, pos, 400, x, sizeof x);
+    assert_string_equal(x, def);
+    /* Given the full state, an engine with any settable parameters searches
+     * its seat's view: the same search as from the view itself. */
+    assert_string_equal(cmd(&s, "setoption name SearchParams value explore=0.3,opp_model=0.5,"
+                                "infer_collect=1,actions=full,final=0.5"), "ok\n");
+    assert_string_equal(cmd(&s, "newgame players=4 seat=1 seed=3 game=1"), "ok\n");
+    assert_string_equal(cmd(&s, "position start"), "ok\n");
+    char *f = cmd(&s, "fen view 1");
+    assert_true(strncmp(f, "fen view:1 ", 11) == 0);
+    char vpos[1024], full[4096];
+    snprintf(vpos, sizeof vpos, "position fen %.*s", (int)strcspn(f + 4, "\n"), f + 4);
+    search_print(&s, "position start", 400, full, sizeof full);
+    search_print(&s, vpos, 400, x, sizeof x);
+    assert_string_equal(x, full);
+    close_s(&s);
+    uint64_t b0 = bench_with(&battalion_engine, "", 1);
+    assert_true(bench_with(&battalion_engine, "explore=0", 1) != b0);
+    assert_true(bench_with(&battalion_engine, "explore=0.7", 1) == b0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -735,6 +954,9 @@ int main(void)
         cmocka_unit_test(test_perft_stop_every_node),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_bench_positions),
+        cmocka_unit_test(test_palagan_search_params),
+        cmocka_unit_test(test_palagan_search_params_threads),
+        cmocka_unit_test(test_battalion_search_params),
     };
     return cmocka_run_group_tests_name("mep", tests, NULL, NULL);
 }

@@ -36,6 +36,14 @@ static void test_param_parse(void **state)
     assert_false(p.integer);
     assert_int_equal(ref_tune_param_parse("X,1,0,1e1,1,0.1", &p, err, sizeof err), 0);
     assert_false(p.integer);
+    /* an entry may be a real (Palagan's SearchParams.uct_c) */
+    assert_int_equal(ref_tune_param_parse("SearchParams.uct_c,0.2,0.05,1,0.03,0.002", &p, err,
+                                          sizeof err), 0);
+    assert_string_equal(p.option, "SearchParams");
+    assert_string_equal(p.entry, "uct_c");
+    assert_false(p.integer);
+    NEAR(p.start, 0.2, 1e-12);
+    NEAR(p.min, 0.05, 1e-12);
     /* c_end and r_end may be reals in an integer parameter */
     assert_int_equal(ref_tune_param_parse("X,1,0,10,0.5,0.1", &p, err, sizeof err), 0);
     assert_true(p.integer);
@@ -43,7 +51,7 @@ static void test_param_parse(void **state)
     const char *badv[] = {"", "X", "X,1,0,10,1", "X,1,0,10,1,0.1,7", "X,5,10,0,1,0.1",
                           "X,11,0,10,1,0.1", "X,1,0,10,0,0.1", "X,1,0,10,1,-1",
                           "X,a,0,10,1,0.1", "X,nan,0,10,1,0.1", "X,1,0,inf,1,0.1",
-                          "W.e,1.5,0,10,1,0.1", ".e,1,0,10,1,0.1", "W.,1,0,10,1,0.1",
+                          "W.e,11.5,0,10,1,0.1", ".e,1,0,10,1,0.1", "W.,1,0,10,1,0.1",
                           "a b,1,0,10,1,0.1", "a=b,1,0,10,1,0.1", "W.e.f,1,0,10,1,0.1",
                           NULL};
     for (int i = 0; badv[i]; i++) {
