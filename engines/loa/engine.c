@@ -65,11 +65,21 @@ static const struct ab_ops loa_ab_ops = {
     .terminal = terminal,
 };
 
+#define LOA_RFP_MARGIN 27    /* reverse futility margin a ply (search/ab.h: 90) */
+#define LOA_LMR_MIN_MOVES 5 /* late-move reductions after this many moves (4) */
+#define LOA_ASP_WINDOW 41   /* the first aspiration window's half-width (40) */
+
 static void init(void *eng)
 {
     struct loa_engine *e = eng;
     e->w = loa_default_weights;
-    abp_init(&e->p, &loa_game, &loa_ab_ops, e, NULL);
+    /* the search's tunables: search/ab.h's, with LOA's own values tuned by
+     * SPSA with the weights (docs/games/loa.md, "Tuning") */
+    struct ab_params par = ab_default_params;
+    par.futility_margin = LOA_RFP_MARGIN;
+    par.lmr_min_moves = LOA_LMR_MIN_MOVES;
+    par.aspiration = LOA_ASP_WINDOW;
+    abp_init(&e->p, &loa_game, &loa_ab_ops, e, &par);
 }
 
 static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t n)

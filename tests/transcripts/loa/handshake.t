@@ -55,7 +55,7 @@ ok
 > setoption name Weights value <empty>
 ok
 > eval
-eval 15 us.pieces=12 * tempo=15
+eval 22 us.pieces=12 * tempo=22
 ok
 > setoption name Hash value 64
 ok

@@ -42,7 +42,7 @@ perft 1 move g8-e6 1
 perft 1 36 time * nps *
 ok
 > eval
-eval 15 us.pieces=12 * tempo=15
+eval 22 us.pieces=12 * tempo=22
 ok
 # a win in one: black connects with f3-f4? no: e3xg1 connects and wins
 > position fen ww6/8/8/8/8/4b3/7b/6w1 b
