@@ -758,12 +758,39 @@ static void end_helpers(struct ab *ab)
     }
 }
 
+/* One line of a multipv iteration, kept until the iteration's lines are
+ * all searched (or the search stops), then shown best first. */
+struct mpv_line {
+    int score, len;
+    gmove pv[AB_MAX_PLY + 1];
+};
+
+static void mpv_keep(struct mpv_line *l, int score, const gmove *pv, int len)
+{
+    l->score = score;
+    l->len = len;
+    memcpy(l->pv, pv, (size_t)len * sizeof *pv);
+}
+
+/* Best first; equal scores keep their search order (insertion sort). */
+static void mpv_sort(struct mpv_line *l, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && l[j].score > l[j - 1].score; j--) {
+            struct mpv_line t = l[j];
+            l[j] = l[j - 1];
+            l[j - 1] = t;
+        }
+}
+
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
 {
     struct timeman tm;
     gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
     int bestpvlen = 0, score = 0, stable = 0, maxdepth, nroot, multipv, completed = 0;
+    int nlines = 0;
+    struct mpv_line *mpv = NULL; /* the lines of an iteration (multipv > 1) */
 
     assert(ab->id == 0);
     tm_init(&tm, req, ab->game->to_move(req->pos));
@@ -787,6 +814,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     multipv = req->lim.multipv < nroot ? req->lim.multipv : nroot;
     if (multipv > AB_MAX_MULTIPV)
         multipv = AB_MAX_MULTIPV;
+    if (multipv > 1 && !(mpv = calloc((size_t)multipv, sizeof *mpv)))
+        multipv = 1; /* no room for the lines: the best one alone */
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
@@ -821,8 +850,29 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 bestpvlen = ab->pvlen[0];
                 memcpy(bestpv, ab->pv[0], (size_t)bestpvlen * sizeof(gmove));
             }
-            report(ab, &tm, depth, k + 1, s, ab->pv[0], ab->pvlen[0]);
+            if (multipv == 1)
+                report(ab, &tm, depth, 1, s, ab->pv[0], ab->pvlen[0]);
+            else
+                mpv_keep(&mpv[k], s, ab->pv[0], ab->pvlen[0]);
             ab->excluded[ab->nexcluded++] = ab->pv[0][0];
+            nlines = k + 1;
+        }
+        if (multipv > 1 && nlines > 0) {
+            /* A later line can score above an earlier one (the first
+             * search proved less about it, under pruning and the window):
+             * the lines are shown best first, and the best is the move. */
+            mpv_sort(mpv, nlines);
+            for (int k = 0; k < nlines; k++)
+                report(ab, &tm, depth, k + 1, mpv[k].score, mpv[k].pv, mpv[k].len);
+            if (completed == depth) {
+                if (mpv[0].pv[0] != best)
+                    stable = 0;
+                best = mpv[0].pv[0];
+                score = mpv[0].score;
+                bestpvlen = mpv[0].len;
+                memcpy(bestpv, mpv[0].pv, (size_t)bestpvlen * sizeof(gmove));
+            }
+            nlines = 0;
         }
         if (ab->stopped)
             break;
@@ -841,6 +891,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         ab->seldepth = ab->done_seldepth;
         report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
     }
+    free(mpv);
     if (bestpvlen > 1)
         *ponder = bestpv[1];
     ab->req = NULL;

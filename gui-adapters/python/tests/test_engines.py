@@ -58,18 +58,35 @@ class TestLoa(unittest.TestCase):
     def tearDown(self):
         self.e.quit()
 
+    def test_multipv_best_first(self):
+        # a later line can score above an earlier one in the search (the
+        # first search proved less about it); every depth's lines are shown
+        # best first, and the move is the first line's (search/ab.c)
+        with self.e.analysis(Position("loa", moves=["b1-b3", "a2-c2"]), Limit(depth=5),
+                             multipv=3) as search:
+            infos = [i for i in search if "multipv" in i]
+        by_depth = {}
+        for i in infos:
+            by_depth.setdefault(i["depth"], []).append(i)
+        self.assertEqual(sorted(by_depth), [1, 2, 3, 4, 5])
+        for d, lines in by_depth.items():
+            self.assertEqual([i["multipv"] for i in lines], [1, 2, 3], d)
+            scores = [i["score"].relative for i in lines]
+            self.assertEqual(scores, sorted(scores, reverse=True), d)
+        self.assertEqual(search.best.move, by_depth[5][0]["pv"][0])
+
     def test_analyse_matches_protocol_doc(self):
         # docs/protocol.md's `go depth 4` transcript
         info = self.e.analyse(Position("loa"), Limit(depth=4))
         self.assertEqual(info["depth"], 4)
-        self.assertEqual(info["nodes"], 19500)
-        self.assertEqual(info["score"].relative, Score(cp=21))
-        self.assertEqual(info["score"].pov(2), Score(cp=-21))
-        self.assertEqual(info["pv"], ["g8-g6", "h7-f7", "b8-b6", "h2-g3"])
+        self.assertEqual(info["nodes"], 9823)
+        self.assertEqual(info["score"].relative, Score(cp=32))
+        self.assertEqual(info["score"].pov(2), Score(cp=-32))
+        self.assertEqual(info["pv"], ["g8-g6", "h7-f7", "b8-b6", "h2-f2"])
         # a fresh engine, as `analyze` has it (the hash table carries over searches)
         with medan.Engine.popen("medan-loa") as fresh:
             lines = fresh.analyse(Position("loa"), Limit(depth=3), multipv=2)
-        self.assertEqual([i["pv"][0] for i in lines], ["g8-g6", "f8-f6"])
+        self.assertEqual([i["pv"][0] for i in lines], ["b8-b6", "g8-g6"])
         self.assertGreaterEqual(lines[0]["score"].relative, lines[1]["score"].relative)
 
     def test_play_and_win_score(self):
@@ -90,7 +107,7 @@ class TestLoa(unittest.TestCase):
         self.assertEqual(len(d), 36)
         self.assertEqual(sum(d.values()), self.e.perft(2))
         ev = self.e.eval(Position("loa"))
-        self.assertEqual((ev.score, ev.terms["us.pieces"], ev.terms["tempo"]), (15, 12, 15))
+        self.assertEqual((ev.score, ev.terms["us.pieces"], ev.terms["tempo"]), (22, 12, 22))
         with self.assertRaises(medan.IllegalMoveError) as cm:
             self.e.set_position(Position("loa", moves=["b1-b3", "a2-c2", "b3-b9"]))
         self.assertEqual(cm.exception.code, "illegal_move")
