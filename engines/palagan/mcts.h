@@ -60,13 +60,13 @@ struct mc_node {
 #define MC_VLOSS 3 /* virtual loss: visits an edge gets while a simulation is below it */
 
 /* ---- tunables, named (the defaults of struct mc_params, then the rest) -- */
-#define MC_UCT_C 0.20         /* exploration constant of UCT */
-#define MC_RAVE_BIAS 0.002    /* b^2 of Gelly & Silver's RAVE beta */
+#define MC_UCT_C 0.058        /* exploration constant of UCT (SPSA; 0.20 before) */
+#define MC_RAVE_BIAS 0.0021   /* b^2 of Gelly & Silver's RAVE beta (SPSA; 0.002) */
 #define MC_EXPAND_AT 2        /* visits before a leaf gets its edges */
-#define MC_PRIOR_N 12         /* weight of the heuristic prior, in visits */
+#define MC_PRIOR_N 14         /* weight of the heuristic prior, in visits (SPSA; 12) */
 #define MC_MARGIN 0.1         /* share of a result given by the capture margin */
 #define MC_MARGIN_SCALE 6.0   /* captures for tanh of the margin to reach 0.76 */
-#define MC_FPU 0.6            /* value of an unvisited edge (first-play urgency) */
+#define MC_FPU 0.514          /* value of an unvisited edge, first-play urgency (SPSA; 0.6) */
 /* The prior of a maneuver's result for its mover (pal_shape's counts): 0.5,
  * plus per capture; when the turn ends, minus per own piece in a cluster of
  * one or two liberties and plus per such enemy piece; with a maneuver left,

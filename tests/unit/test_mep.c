@@ -808,8 +808,8 @@ static void test_palagan_search_params(void **st)
     assert_string_equal(cmd(&s, "setoption name SearchParams value <empty>"), "ok\n");
     search_print(&s, pos, 400, x, sizeof x);
     assert_string_equal(x, def);
-    assert_string_equal(cmd(&s, "setoption name SearchParams value uct_c=0.2,rave_bias=0.002,"
-                                "expand_at=2,prior_n=12,margin=0.1,margin_scale=6,fpu=0.6,"
+    assert_string_equal(cmd(&s, "setoption name SearchParams value uct_c=0.058,rave_bias=0.0021,"
+                                "expand_at=2,prior_n=14,margin=0.1,margin_scale=6,fpu=0.514,"
                                 "prior_capture=0.1,prior_own_weak=0.05,prior_their_weak=0.01,"
                                 "prior_take_next=0.05,prior_own_atari=0.02,prior_liberty=0.002,"
                                 "prior_min=0.05,prior_max=0.95,policy_capture=990,"
@@ -828,7 +828,7 @@ static void test_palagan_search_params(void **st)
     close_s(&s);
     uint64_t b0 = bench_with(&palagan_engine, "", 1);
     assert_true(bench_with(&palagan_engine, "uct_c=0", 1) != b0);
-    assert_true(bench_with(&palagan_engine, "uct_c=0.2,prior_n=12", 1) == b0);
+    assert_true(bench_with(&palagan_engine, "uct_c=0.058,prior_n=14", 1) == b0);
 }
 
 /* With Threads > 1 every worker searches with the new numbers: after
