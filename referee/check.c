@@ -436,8 +436,13 @@ int ref_check_main(struct ref_match *m, int strict_latency, const struct ref_tim
             struct game_result res;
             char tok[128];
             g->result(s2.b, hist, plies, &res);
-            if (res.over)
+            if (res.over) {
+                /* the game ended: time use asks for moves in positions
+                 * before its last (one that is over has no move) */
+                if (nplies > 0)
+                    nplies--;
                 break;
+            }
             pos_cmd(m, s2.b, moves, cmd, sizeof cmd);
             if (!ask(&k, cmd, "ok error", k.slack_ms, line, sizeof line) ||
                 strcmp(line, "ok") != 0) {
