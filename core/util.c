@@ -294,34 +294,13 @@ int named_ints_parse(void *w, size_t wsize, const struct named_int *names, size_
                      int64_t lo, int64_t hi, const char *what, const char *spec, char *err,
                      size_t n)
 {
-    char buf[512], *save, *kv;
-    unsigned char tmp[512];
-    if (wsize > sizeof tmp)
-        return set_err(err, n, -1, "internal: %ss too large", what);
-    if (strlen(spec) >= sizeof buf)
-        return set_err(err, n, -1, "%ss: at most %zu characters", what, sizeof buf - 1);
-    memcpy(tmp, w, wsize);
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (kv = strtok_r(buf, ", ", &save); kv; kv = strtok_r(NULL, ", ", &save)) {
-        char *eq = strchr(kv, '=');
-        int64_t v;
-        size_t i;
-        if (!eq)
-            return set_err(err, n, -1, "%s '%s' needs name=value", what, kv);
-        *eq = '\0';
-        for (i = 0; i < count; i++)
-            if (strcmp(names[i].name, kv) == 0)
-                break;
-        if (i == count)
-            return set_err(err, n, -1, "no %s '%s'", what, kv);
-        if (parse_i64(eq + 1, lo, hi, &v))
-            return set_err(err, n, -1, "%s %s takes %lld..%lld", what, kv, (long long)lo,
-                           (long long)hi);
-        assert(names[i].off + sizeof(int) <= wsize);
-        memcpy(tmp + names[i].off, &(int){(int)v}, sizeof(int));
-    }
-    memcpy(w, tmp, wsize);
-    return 0;
+    /* the same entries as named_params_parse's, every one an int in [lo, hi] */
+    struct named_param p[128];
+    if (count > ARRAY_LEN(p))
+        return set_err(err, n, -1, "internal: too many %ss", what);
+    for (size_t i = 0; i < count; i++)
+        p[i] = (struct named_param){names[i].name, names[i].off, 0, (double)lo, (double)hi};
+    return named_params_parse(w, wsize, p, count, what, spec, err, n);
 }
 
 int named_params_parse(void *w, size_t wsize, const struct named_param *names, size_t count,

@@ -50,10 +50,10 @@ ok
 > setoption name SearchParams value lmp_depth=0,lmp_moves=4,fut_depth=2,fut_margin=120
 ok
 > setoption name SearchParams value lmp_depth=1001
-error bad_value search parameter lmp_depth takes 0..1000
+error bad_value search parameter lmp_depth takes a whole number from 0 to 1000, not '1001'
 > setoption name SearchParams value lmr_min_depth=4,frob=3
 error bad_value no search parameter 'frob'
 > setoption name SearchParams value futility_margin=-1
-error bad_value search parameter futility_margin takes 0..1000
+error bad_value search parameter futility_margin takes a whole number from 0 to 1000, not '-1'
 > setoption name SearchParams value <empty>
 ok
