@@ -56,6 +56,7 @@ const struct fetlar_weights fetlar_default_weights = {
     .lone = 30,           /* no defender left: per attacker, per king-step ring */
     .lone_cap = 11,       /* ... nearer the king than lone_cap rings (0..11) */
     .lone_ref = 100,      /* rings the attackers stand in when the last defender falls */
+    .lone_at = 0,         /* the lone term counts with at most this many defenders left */
 };
 
 #define W(f) {#f, offsetof(struct fetlar_weights, f)}
@@ -64,7 +65,7 @@ static const struct named_int weight_names[] = {
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
     W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
-    W(thin), W(thin_at), W(lone), W(lone_cap), W(lone_ref),
+    W(thin), W(thin_at), W(lone), W(lone_cap), W(lone_ref), W(lone_at),
 };
 #undef W
 _Static_assert(sizeof weight_names / sizeof weight_names[0] ==
@@ -81,6 +82,8 @@ int fetlar_weights_parse(struct fetlar_weights *w, const char *spec, char *err, 
         return set_err(err, n, -1, "weight quiet_fade takes 0..%d", FETLAR_DRAW_PLIES - 1);
     if (t.lone_cap < 0 || t.lone_cap > FETLAR_N)
         return set_err(err, n, -1, "weight lone_cap takes 0..%d", FETLAR_N);
+    if (t.lone_at < 0 || t.lone_at > 12)
+        return set_err(err, n, -1, "weight lone_at takes 0..12");
     *w = t;
     return 0;
 }
@@ -522,8 +525,9 @@ FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_wei
      * 5x5, ...) it stands in, up to lone_cap - 1 rings out, so every step
      * towards him is progress.  The corner terms keep the guards home.
      * lone_ref rings (about 6 each for 17 attackers) are expected, so
-     * taking the last defender is not worth thousands on its own. */
-    if (s->ndef == 0 && w->lone) {
+     * taking the last defender is not worth thousands on its own.  With
+     * lone_at > 0 the term starts while that many defenders are left. */
+    if (s->ndef <= w->lone_at && w->lone) {
         bb_t ring = king;
         t->cordon += w->lone * w->lone_ref;
         for (int d = 1; d < w->lone_cap; d++) {
@@ -562,9 +566,10 @@ FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_wei
     /* The 100-ply rule: past w->quiet_fade quiet plies the score fades toward
      * the draw it is heading for, so the side ahead looks for a capture
      * (which resets the counter) instead of shuffling.  Not for attackers
-     * ahead of a lone king: nothing is left to capture but him, and the
-     * fade would flatten the shut-in terms that lead them to him. */
-    if (s->quiet > w->quiet_fade && (s->ndef > 0 || white > 0))
+     * ahead of a lone king (or of lone_at defenders or fewer): nothing is
+     * left to capture but him, and the fade would flatten the terms that
+     * lead them to him. */
+    if (s->quiet > w->quiet_fade && (s->ndef > w->lone_at || white > 0))
         white = white * (FETLAR_DRAW_PLIES - s->quiet) /
                 (FETLAR_DRAW_PLIES - w->quiet_fade);
     return stm * white + w->tempo;

@@ -216,6 +216,22 @@ static void test_lone_king(void **state)
     fetlar_evaluate(&s, &w, &a);
     fetlar_evaluate(&s, &off, &b);
     assert_int_equal(a.cordon, b.cordon);
+    /* lone_at 1: the term counts with one defender left, not with two. */
+    struct fetlar_weights w1 = w;
+    assert_int_equal(fetlar_weights_parse(&w1, "lone_at=1", err, sizeof err), 0);
+    fetlar_evaluate(&s, &w1, &a);
+    assert_int_equal(a.cordon, b.cordon - 10 * (3 + 2 + 1) + 10 * 7);
+    setup(&s, "Ke5 tf4 tg5 tf8 ta2 tj9 Tk6 Tk4", 'b', 0);
+    fetlar_evaluate(&s, &w1, &a);
+    fetlar_evaluate(&s, &off, &b);
+    assert_int_equal(a.cordon, b.cordon);
+    /* ... and, as for a lone king, the attackers' lead no longer fades. */
+    setup(&s, RING " Ke5 tb2 tj2 tb10 Tf9", 'b', 0);
+    int e0 = fetlar_evaluate(&s, &w1, NULL), d0 = fetlar_evaluate(&s, NULL, NULL);
+    s.quiet = 80;
+    assert_true(e0 > 200);
+    assert_int_equal(fetlar_evaluate(&s, &w1, NULL), e0);
+    assert_true(fetlar_evaluate(&s, NULL, NULL) < d0 / 2 + 20);
     /* The default: an attacker a step nearer (b8 to c7) is worth lone. */
     assert_true(fetlar_default_weights.lone > 0);
     setup(&s, "Ke5 tb8 ta2 tj9", 'b', 0);
@@ -227,6 +243,9 @@ static void test_lone_king(void **state)
     struct fetlar_weights before = w;
     assert_int_equal(fetlar_weights_parse(&w, "lone=5,lone_cap=12", err, sizeof err), -1);
     assert_non_null(strstr(err, "lone_cap"));
+    assert_memory_equal(&w, &before, sizeof w);
+    assert_int_equal(fetlar_weights_parse(&w, "lone_at=13", err, sizeof err), -1);
+    assert_non_null(strstr(err, "lone_at"));
     assert_memory_equal(&w, &before, sizeof w);
 }
 
