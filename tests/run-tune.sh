@@ -9,7 +9,8 @@
 # run) and Battalion (four seats: theta+, theta-, theta over rotated
 # deals, twice: the same run; a real SearchParams entry likewise, and
 # oracle refused by the engine); the
-# report's parameter paths.  Everything runs under deterministic limits
+# report's parameter paths; every file of tuning/ taken by its engine.
+# Everything runs under deterministic limits
 # (the mock answers at once; the real engines under depth= or nodes=), so
 # a busy machine changes the time taken, never a result.
 #   usage: sh tests/run-tune.sh BUILD BIN
@@ -385,5 +386,23 @@ $REF tune --game battalion players=3 --engine cmd="$BIN/medan-battalion" st=5 op
 check $? 2 "battalion: SearchParams.oracle: the engine refuses it, the run stops (exit 2)"
 grep -q "oracle=[01] refused: bad_value.*hidden cards" "$T/oracle.err" && ok "... naming it and why" ||
     bad "oracle: $(cat "$T/oracle.err")"
+
+# The parameter files of the runs on the engines (tuning/, docs/referee.md):
+# each is read, and every entry it names is taken by its engine (one
+# iteration of one pair at a tiny limit: an unknown name, a real for an int
+# entry or a value out of range would stop the run with exit 2).
+TUNING="$(dirname "$0")/../tuning"
+for f in "$TUNING"/*.params; do
+    g=$(basename "$f" .params)
+    case $g in
+    battalion) args="--game battalion players=4 --engine cmd=$BIN/medan-battalion nodes=20" ;;
+    palagan) args="--game palagan --engine cmd=$BIN/medan-palagan nodes=50" ;;
+    *) args="--game $g --engine cmd=$BIN/medan-$g depth=1" ;;
+    esac
+    # shellcheck disable=SC2086
+    $REF tune $args --params "$f" --iterations 1 --seed 3 --maxplies 40 \
+        --state "$T/file-$g.json" >"$T/file-$g.out" 2>&1
+    check "$?/$(state "$T/file-$g.json" "s['k']")" "0/1" "tuning/$g.params: every entry taken by medan-$g"
+done
 
 exit $fail
