@@ -4,6 +4,7 @@
 #include "parallel.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,23 +39,66 @@ static int file_nonempty(const char *path)
     return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-/* Run argv, wait; the exit status, or -1 when it could not start. */
+/* The GNU parallel run in progress, for the signal handler: a SIGINT,
+ * SIGTERM or SIGHUP to this referee is passed on to it (GNU parallel then
+ * kills its shards), so stopping the controller stops the run instead of
+ * leaving the shards to write on. */
+static volatile sig_atomic_t child_pid, got_signal;
+
+static void pass_on(int sig)
+{
+    got_signal = sig;
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+/* Run argv, wait; the exit status, or -1 when it could not start.  A
+ * signal that came meanwhile is passed on, and once the child has ended
+ * this process ends by it too. */
 static int run(char **argv)
 {
-    pid_t pid = fork();
-    int st;
-    if (pid < 0)
-        return -1;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old[3];
+    pid_t pid;
+    int st, rc;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pass_on;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    for (int i = 0; i < 3; i++) { /* an ignored signal stays ignored (nohup) */
+        sigaction(sigs[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+    pid = fork();
     if (pid == 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(sigs[i], &old[i], NULL);
         execvp(argv[0], argv);
         fprintf(stderr, "medan-referee parallel: cannot run %s: %s\n", argv[0],
                 strerror(errno));
         _exit(127);
     }
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    child_pid = pid;
+    if (pid > 0 && got_signal) /* came between fork and here */
+        kill(pid, got_signal);
+    rc = -1;
+    if (pid > 0) {
+        pid_t w;
+        while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+            ;
+        if (w == pid)
+            rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    }
+    child_pid = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    if (got_signal) {
+        fprintf(stderr, "medan-referee parallel: stopped by signal %d: GNU parallel and its "
+                        "shards were stopped; the same command continues\n", (int)got_signal);
+        raise(got_signal);
+    }
+    return rc;
 }
 
 struct par {

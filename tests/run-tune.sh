@@ -225,6 +225,43 @@ if command -v parallel >/dev/null 2>&1; then
     else
         echo "skipped: parallel tune kill -9: the run ended before it could be killed (k=$k)"
     fi
+    # kill (TERM) of the controller alone, as a user stops a run: GNU
+    # parallel and its shards stop with it at once (nothing is left writing
+    # to the shard files; an iteration here takes several seconds, so
+    # shards left behind would still be playing), and the same command
+    # again finishes the run
+    bs() { # exec: in the background, $! is the referee itself
+        exec $REF parallel --shards 2 tune --game loa --engine cmd="$BIN/medan-loa" nodes=20000 \
+            --param Weights.concentration,20,0,100,5,0.002 --iterations 2 --pairs 4 --seed 3 \
+            --openings file=openings/loa.epd --state "$T/bs.json"
+    }
+    bs >/dev/null 2>"$T/bs.err" &
+    pid=$!
+    i=0
+    while [ $i -lt 1200 ] && kill -0 $pid 2>/dev/null; do
+        f=$(ls "$T"/bs.json.iter-1.jsonl.shard-*-of-2 2>/dev/null | head -1)
+        [ -n "$f" ] && [ -s "$f" ] && break
+        sleep 0.05
+        i=$((i + 1))
+    done
+    if [ -z "$(ls "$T"/bs.json.iter-1.jsonl.shard-*-of-2 2>/dev/null | xargs cat 2>/dev/null | sed -n 8p)" ] &&
+        kill -TERM $pid 2>/dev/null; then
+        { wait $pid; } 2>/dev/null
+        rc=$?
+        i=0
+        while [ $i -lt 20 ] && pgrep -f "$T/bs.json" >/dev/null; do
+            sleep 0.05
+            i=$((i + 1))
+        done
+        check "$rc/$(pgrep -f "$T/bs.json" | wc -l | tr -d ' ')" "143/0" \
+            "parallel tune: TERM to the controller alone: it ends by it (143), no process of the run left"
+        grep -q "stopped by signal 15" "$T/bs.err" && ok "... and says so" || bad "TERM: $(tail -2 "$T/bs.err")"
+        (bs >/dev/null 2>"$T/bs2.err")
+        check "$?/$(state "$T/bs.json" "s['k'], s['games']")" "0/2 16" \
+            "parallel tune: after TERM the same command again finishes the run"
+    else
+        echo "skipped: parallel tune TERM: iteration 1 ended before it could be stopped"
+    fi
     $REF parallel --shards 2 --dry-run tune --game nim --engine cmd="$MOCK" nodes=1 \
         --param Skill,500,0,1000,10,0.002 --iterations 3 --seed 5 --state "$T/dry.json" >"$T/dry.out" 2>/dev/null
     check "$?/$(test -e "$T/dry.json" && echo state)" 0/ "parallel tune --dry-run: exit 0, no state written"
