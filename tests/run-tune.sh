@@ -9,7 +9,8 @@
 # run) and Battalion (four seats: theta+, theta-, theta over rotated
 # deals, twice: the same run; a real SearchParams entry likewise, and
 # oracle refused by the engine); the
-# report's parameter paths; every file of tuning/ taken by its engine.
+# report's parameter paths; every file of tuning/ taken by its engine;
+# a batched run stopped by TERM to its controller alone leaves no process.
 # Everything runs under deterministic limits
 # (the mock answers at once; the real engines under depth= or nodes=), so
 # a busy machine changes the time taken, never a result.
