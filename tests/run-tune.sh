@@ -232,7 +232,7 @@ if command -v parallel >/dev/null 2>&1; then
     # shards left behind would still be playing), and the same command
     # again finishes the run
     bs() { # exec: in the background, $! is the referee itself
-        exec $REF parallel --shards 2 tune --game loa --engine cmd="$BIN/medan-loa" nodes=20000 \
+        exec $REF parallel --shards 2 tune --game loa --engine cmd="$BIN/medan-loa" nodes=60000 \
             --param Weights.concentration,20,0,100,5,0.002 --iterations 2 --pairs 4 --seed 3 \
             --openings file=openings/loa.epd --state "$T/bs.json"
     }
@@ -250,7 +250,7 @@ if command -v parallel >/dev/null 2>&1; then
         { wait $pid; } 2>/dev/null
         rc=$?
         i=0
-        while [ $i -lt 20 ] && pgrep -f "$T/bs.json" >/dev/null; do
+        while [ $i -lt 60 ] && pgrep -f "$T/bs.json" >/dev/null; do # 3 s of grace
             sleep 0.05
             i=$((i + 1))
         done
