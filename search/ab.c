@@ -735,13 +735,24 @@ static void *helper_run(void *arg)
     return NULL;
 }
 
+/* The threads a search uses: all of them, but with a node limit no more
+ * than one per AB_NL_HELPER_NODES of it beyond the first (a helper with
+ * less to search costs more to start than it adds). */
+static int search_threads(const struct ab *ab, uint64_t limit)
+{
+    if (!limit || ab->threads < 2)
+        return ab->threads;
+    uint64_t most = 1 + limit / AB_NL_HELPER_NODES;
+    return most < (uint64_t)ab->threads ? (int)most : ab->threads;
+}
+
 /* The step of the shared node limit (AB_NL_SHARE): 0 with one thread or
  * no limit. */
 static uint64_t node_limit_step(const struct ab *ab, uint64_t limit)
 {
-    if (ab->threads < 2 || !limit)
+    if (ab->active < 2 || !limit)
         return 0;
-    uint64_t want = limit / ((uint64_t)AB_NL_SHARE * (uint64_t)ab->threads), step = 1;
+    uint64_t want = limit / ((uint64_t)AB_NL_SHARE * (uint64_t)ab->active), step = 1;
     while (step * 2 <= want && step * 2 <= AB_NODES_MASK + 1)
         step *= 2;
     return step;
@@ -756,6 +767,10 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
     ab->done_pvlen = 0;
     for (int i = 0; i < ab->threads - 1; i++) {
         struct ab *h = &ab->helpers[i];
+        atomic_store_explicit(&h->nodes_seen, 0, memory_order_relaxed);
+        h->thread_live = 0;
+        if (i >= ab->active - 1)
+            continue; /* not needed by this search (search_threads) */
         h->par = ab->par;
         h->ttp = &ab->tt;
         h->req = req;
@@ -831,6 +846,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     ab->nodes = 0;
     ab->stopped = 0;
     ab->node_limit = req->lim.nodes;
+    ab->active = search_threads(ab, req->lim.nodes);
     ab->nl_step = node_limit_step(ab, req->lim.nodes);
     ab->nl_limit = req->lim.nodes;
     ab->nl_hold = 1;

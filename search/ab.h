@@ -122,8 +122,14 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * the main search still also looks every 1024 of its own nodes), plus
  * the nodes of the main search's first iteration: it completes depth 1
  * before it takes the limit (a move searched, never the first one
- * generated).  One thread: unchanged (every 1024 nodes, up to 1023 over). */
+ * generated).  threads: those the search uses (AB_NL_HELPER_NODES).  One
+ * thread (or a limit too small for a helper): unchanged (every 1024 nodes,
+ * up to 1023 over). */
 #define AB_NL_SHARE 8
+/* A search with a node limit N starts at most N / AB_NL_HELPER_NODES
+ * helpers (Threads=256 with go nodes 100: none; the thread starts would
+ * cost more than the search). */
+#define AB_NL_HELPER_NODES 1024
 #define AB_NL_SLACK_THREAD 4
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
@@ -189,6 +195,7 @@ struct ab {
      * shared total and end flag of the main search */
     uint64_t nl_step, nl_limit, nl_last; /* nl_last: nodes at the last publish */
     int nl_hold; /* the main search: depth 1 not yet completed */
+    int active;  /* threads this search uses (<= threads) */
     _Atomic uint64_t nl_total;
     atomic_bool nl_reached;
     int16_t history[2][AB_KEYS];
