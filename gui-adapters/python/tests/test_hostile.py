@@ -3,6 +3,7 @@ every call ends with EngineTimeout, EngineTerminated or EngineError, in
 bounded memory, and no process of the engine is left.  Timing is asserted
 only as "it ended at all" (a generous watchdog), never as a latency."""
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import time
 import unittest
 
 import medan
+import medan.aio
 from medan import Limit, Position
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -190,6 +192,20 @@ class TestHostile(unittest.TestCase):
         _, exc = run_bounded(self, a.wait)
         self.assertIsInstance(exc, medan.EngineTimeout)
         h3.assert_none_left()
+
+    def test_asyncio_no_bestmove(self):
+        # the asyncio API ends the same way (its calls run the blocking ones)
+        h = Hostile(self, "no-bestmove")
+
+        async def main():
+            e = await medan.aio.AsyncEngine.popen(sys.executable, args=h.args, timeout=1.0)
+            try:
+                await e.play(Position("mock"), Limit(time=0.1))
+            finally:
+                await e.quit()
+        _, exc = run_bounded(self, lambda: asyncio.run(main()))
+        self.assertIsInstance(exc, medan.EngineTimeout)
+        h.assert_none_left()
 
     def test_no_stdin(self):
         # reads no more input: a line that does not fit its pipe
