@@ -265,8 +265,24 @@ static uint64_t total_nodes(const struct ab *ab)
     return n;
 }
 
+/* Threads > 1 with a node limit: publish this thread's last step of nodes
+ * into the shared total; stop once it reached the limit (AB_NL_SHARE). */
+static void node_limit_shared(struct ab *ab)
+{
+    struct ab *m = ab->id ? ab->main : ab;
+    uint64_t add = ab->nodes - ab->nl_last;
+    uint64_t all = atomic_fetch_add_explicit(&m->nl_total, add, memory_order_relaxed) + add;
+    ab->nl_last = ab->nodes;
+    if (all >= ab->nl_limit)
+        atomic_store_explicit(&m->nl_reached, true, memory_order_relaxed);
+    if (atomic_load_explicit(&m->nl_reached, memory_order_relaxed) && !ab->nl_hold)
+        ab->stopped = 1;
+}
+
 static void check_time(struct ab *ab)
 {
+    if (ab->nl_step && ab->nodes - ab->nl_last >= ab->nl_step && !ab->stopped)
+        node_limit_shared(ab);
     /* the stop flag is one relaxed load: look often; the clock less so */
     if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req &&
         (search_stopped(ab->req) ||
@@ -719,6 +735,29 @@ static void *helper_run(void *arg)
     return NULL;
 }
 
+/* The threads a search uses: all of them, but with a node limit no more
+ * than one per AB_NL_HELPER_NODES of it beyond the first (a helper with
+ * less to search costs more to start than it adds). */
+static int search_threads(const struct ab *ab, uint64_t limit)
+{
+    if (!limit || ab->threads < 2)
+        return ab->threads;
+    uint64_t most = 1 + limit / AB_NL_HELPER_NODES;
+    return most < (uint64_t)ab->threads ? (int)most : ab->threads;
+}
+
+/* The step of the shared node limit (AB_NL_SHARE): 0 with one thread or
+ * no limit. */
+static uint64_t node_limit_step(const struct ab *ab, uint64_t limit)
+{
+    if (ab->active < 2 || !limit)
+        return 0;
+    uint64_t want = limit / ((uint64_t)AB_NL_SHARE * (uint64_t)ab->active), step = 1;
+    while (step * 2 <= want && step * 2 <= AB_NODES_MASK + 1)
+        step *= 2;
+    return step;
+}
+
 static void start_helpers(struct ab *ab, const struct search_req *req, int maxdepth)
 {
     atomic_store_explicit(&ab->helpers_end, false, memory_order_relaxed);
@@ -728,6 +767,10 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
     ab->done_pvlen = 0;
     for (int i = 0; i < ab->threads - 1; i++) {
         struct ab *h = &ab->helpers[i];
+        atomic_store_explicit(&h->nodes_seen, 0, memory_order_relaxed);
+        h->thread_live = 0;
+        if (i >= ab->active - 1)
+            continue; /* not needed by this search (search_threads) */
         h->par = ab->par;
         h->ttp = &ab->tt;
         h->req = req;
@@ -736,6 +779,10 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
         atomic_store_explicit(&h->nodes_seen, 0, memory_order_relaxed);
         h->stopped = 0;
         h->node_limit = 0;
+        h->nl_step = ab->nl_step;
+        h->nl_limit = ab->nl_limit;
+        h->nl_hold = 0;
+        h->nl_last = 0;
         h->root_seat = ab->root_seat;
         h->helper_maxdepth = maxdepth;
         memcpy(ply_state(h, 0), req->pos, ab->game->state_size);
@@ -799,6 +846,13 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     ab->nodes = 0;
     ab->stopped = 0;
     ab->node_limit = req->lim.nodes;
+    ab->active = search_threads(ab, req->lim.nodes);
+    ab->nl_step = node_limit_step(ab, req->lim.nodes);
+    ab->nl_limit = req->lim.nodes;
+    ab->nl_hold = 1;
+    ab->nl_last = 0;
+    atomic_store_explicit(&ab->nl_total, 0, memory_order_relaxed);
+    atomic_store_explicit(&ab->nl_reached, false, memory_order_relaxed);
     if (ab->par.contempt && ab->game->to_move(req->pos) != ab->root_seat)
         tt_clear(&ab->tt); /* stored draw scores hold the other side's contempt */
     ab->root_seat = ab->game->to_move(req->pos);
@@ -844,6 +898,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
                 break;
             if (k == 0) {
                 completed = depth;
+                ab->nl_hold = 0;
                 stable = ab->pv[0][0] == best ? stable + 1 : 0;
                 best = ab->pv[0][0];
                 score = s;
@@ -898,6 +953,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     ab->tm = NULL;
     return best;
 }
+
+uint64_t ab_nodes(const struct ab *ab) { return total_nodes(ab); }
 
 uint64_t ab_bench_position(struct ab *ab, const void *st, int depth)
 {

@@ -110,6 +110,27 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
 #define AB_STOP_MASK 255
 #define AB_CLOCK_MASK 255
 #define AB_NODES_MASK 1023
+/* The node limit with Threads > 1 (`go nodes N` counts every thread's
+ * nodes): each thread adds its count to one shared total every `step`
+ * nodes (leaf nodes counted without a look may carry it past a step:
+ * it adds what it searched since it last added) and stops at its next
+ * step once the total reached N.  step is the
+ * largest power of two <= N / (AB_NL_SHARE * threads), at least 1 and at
+ * most AB_NODES_MASK + 1, so the total searched stays below
+ * N + N / AB_NL_SHARE + AB_NL_SLACK_THREAD * threads + AB_NODES_MASK + 1
+ * (each thread's unpublished step and the step it needs to see the end;
+ * the main search still also looks every 1024 of its own nodes), plus
+ * the nodes of the main search's first iteration: it completes depth 1
+ * before it takes the limit (a move searched, never the first one
+ * generated).  threads: those the search uses (AB_NL_HELPER_NODES).  One
+ * thread (or a limit too small for a helper): unchanged (every 1024 nodes,
+ * up to 1023 over). */
+#define AB_NL_SHARE 8
+/* A search with a node limit N starts at most N / AB_NL_HELPER_NODES
+ * helpers (Threads=256 with go nodes 100: none; the thread starts would
+ * cost more than the search). */
+#define AB_NL_HELPER_NODES 1024
+#define AB_NL_SLACK_THREAD 4
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
 /* Threads: at most this many (the Threads option's max). */
@@ -169,6 +190,14 @@ struct ab {
     int thread_live;
     _Atomic uint64_t nodes_seen;
     int helper_maxdepth;
+    /* the node limit summed over threads (Threads > 1 with `go nodes`):
+     * the step (a power of two; 0: off) and the limit of every thread, the
+     * shared total and end flag of the main search */
+    uint64_t nl_step, nl_limit, nl_last; /* nl_last: nodes at the last publish */
+    int nl_hold; /* the main search: depth 1 not yet completed */
+    int active;  /* threads this search uses (<= threads) */
+    _Atomic uint64_t nl_total;
+    atomic_bool nl_reached;
     int16_t history[2][AB_KEYS];
     uint32_t killers[AB_MAX_PLY][2];
     /* per search */
@@ -214,5 +243,8 @@ void ab_sort_moves(struct ab *ab, gmove *mv, int *sc, int from, int n);
 /* Fixed-depth search without output (bench): returns nodes searched (by
  * every thread). */
 uint64_t ab_bench_position(struct ab *ab, const void *st, int depth);
+/* The nodes the last search searched, summed over every thread (exact
+ * once ab_go has returned). */
+uint64_t ab_nodes(const struct ab *ab);
 
 #endif

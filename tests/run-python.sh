@@ -3,7 +3,8 @@
 # client (gui-adapters/python/).
 #   usage: sh tests/run-python.sh BUILD BIN
 # 1. its unit tests (a mock engine in Python: split lines, unknown keys, an
-#    engine that crashes mid-search or never answers, error codes) and its
+#    engine that crashes mid-search or never answers, error codes; hostile
+#    engines: each call ends, bounded memory, no process left) and its
 #    tests against the four engines of BIN (first in PATH: the plain build,
 #    or the ASan/UBSan one), and every example of docs/scripting.md
 #    (tests/test_docs.py), under `python3 -m unittest`;

@@ -140,6 +140,10 @@ def run(path, seed, require_threads):
             e.send("go nodes 2000")
             e.send("ping 9")
             e.both("pong 9", "bestmove")
+            # a node limit large enough for every thread (alpha-beta starts
+            # one helper per 1024 nodes): the shared node total
+            e.send("go nodes 20000")
+            e.until("bestmove")
             # Threads cannot change during a search
             if has_threads:
                 e.send("go infinite")

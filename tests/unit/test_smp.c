@@ -22,6 +22,8 @@
 #include "engines/fetlar/fetlar_api.h"
 #include "engines/loa/loa_api.h"
 #include "protocol/mep.h"
+#include "search/ab.h"
+#include "search/request.h"
 #include "search/tt.h"
 #include "tests/games/nim/nim_api.h"
 
@@ -369,6 +371,114 @@ static void test_nodes_limit(void **st)
     close_s(&s);
 }
 
+/* The bound ab.h states for `go nodes N` with Threads = T > 1: N + N/8 +
+ * 4T + 1024, plus the main search's first iteration (first1: its nodes
+ * searched alone; doubled, since the helpers' table entries can change
+ * its shape).  One thread: N + 1023 plus the step it unwinds in. */
+static uint64_t nodes_bound(uint64_t n, int t, uint64_t first1)
+{
+    if (t == 1)
+        return n + AB_NODES_MASK + 1 + 64;
+    return n + n / AB_NL_SHARE + (uint64_t)AB_NL_SLACK_THREAD * (uint64_t)t +
+           AB_NODES_MASK + 1 + 2 * first1;
+}
+
+/* An evaluation for the search alone (LOA's moves, a hash-noise score):
+ * the node limit is the search's, whatever the game's knowledge. */
+static int noise_eval(void *eng, const void *st)
+{
+    (void)eng;
+    return (int)(loa_game.hash(st) % 401) - 200;
+}
+static unsigned noise_key(gmove m) { return (unsigned)m % AB_KEYS; }
+/* No captures to resolve, but a quiescence node (as the engines have): every
+ * node looks at the limits, as in LOA and Fetlar. */
+static int noise_tactical(const void *st, gmove *out, int max)
+{
+    (void)st, (void)out, (void)max;
+    return 0;
+}
+static const struct ab_ops noise_ops = {
+    .eval = noise_eval, .move_key = noise_key, .gen_tactical = noise_tactical};
+
+static uint64_t search_nodes(int threads, uint64_t limit, int depth)
+{
+    struct ab ab;
+    struct search_req req;
+    atomic_bool stop = false;
+    game_config_buf cfg;
+    game_state_buf st;
+    gmove ponder;
+    loa_game.config_default(cfg.b);
+    loa_game.start(st.b, cfg.b);
+    ab_init(&ab, &loa_game, &noise_ops, NULL, 1);
+    assert_int_equal(ab_set_threads(&ab, threads), 0);
+    memset(&req, 0, sizeof req);
+    limits_clear(&req.lim);
+    req.lim.nodes = limit;
+    req.lim.depth = depth;
+    req.game = &loa_game;
+    req.pos = st.b;
+    req.start_us = now_us();
+    req.stop = &stop;
+    gmove m = ab_go(&ab, &req, &ponder);
+    assert_true(m != GAME_MOVE_NONE);
+    uint64_t n = ab_nodes(&ab);
+    ab_free(&ab);
+    return n;
+}
+
+/* go nodes N counts the nodes of every thread: at Threads 1, 2, 8 and 256
+ * the nodes searched in all (ab_nodes, exact after the search) stay within
+ * the bound ab.h states.  (Before, helpers never looked at the limit:
+ * Threads=256 searched millions of nodes for go nodes 100.) */
+static void test_nodes_limit_summed(void **st)
+{
+    static const int threads[] = {1, 2, 8, 256};
+    static const uint64_t limits[] = {100, 5000, 100000};
+    (void)st;
+    uint64_t first1 = search_nodes(1, 0, 1);
+    for (size_t i = 0; i < ARRAY_LEN(threads); i++)
+        for (size_t j = 0; j < ARRAY_LEN(limits); j++) {
+            uint64_t n = search_nodes(threads[i], limits[j], 0);
+            uint64_t bound = nodes_bound(limits[j], threads[i], first1);
+            if (n > bound)
+                fail_msg("Threads=%d go nodes %llu searched %llu nodes (bound %llu)", threads[i],
+                         (unsigned long long)limits[j], (unsigned long long)n,
+                         (unsigned long long)bound);
+        }
+}
+
+/* The same through MEP with the real engines: the nodes of the last info
+ * line before bestmove (what a GUI is shown) within the bound, and a move
+ * searched (an info line; LOA, Fetlar). */
+static void test_nodes_limit_reported(void **st)
+{
+    static const struct engine *const engines[] = {&loa_engine, &fetlar_engine};
+    static const int threads[] = {1, 2, 8, 256};
+    (void)st;
+    for (size_t e = 0; e < ARRAY_LEN(engines); e++)
+        for (size_t i = 0; i < ARRAY_LEN(threads); i++) {
+            struct session s;
+            open_e(&s, engines[e]);
+            set_threads(&s, threads[i]);
+            assert_string_equal(cmd(&s, "newgame"), "ok\n");
+            assert_string_equal(cmd(&s, "position start"), "ok\n");
+            char *o = go_wait(&s, "go nodes 100");
+            const char *last = NULL, *p = o;
+            while ((p = strstr(p, " nodes ")) != NULL)
+                last = p++;
+            assert_non_null(last);
+            unsigned long long n = strtoull(last + 7, NULL, 10);
+            /* first iteration: at most 4096 nodes in either start position */
+            if (n > nodes_bound(100, threads[i], 4096))
+                fail_msg("%s Threads=%d go nodes 100: info nodes %llu", engines[e]->game->name,
+                         threads[i], n);
+            assert_true(is_legal(engines[e], NULL, bestmove(o)));
+            close_s(&s);
+        }
+}
+
 /* The lockless table: a slot whose two words come from two different
  * stores (two threads writing it at once) is a miss for both keys; whole
  * slots are hits. */
@@ -447,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_stop_infinite),
         cmocka_unit_test(test_quit_during_search),
         cmocka_unit_test(test_nodes_limit),
+        cmocka_unit_test(test_nodes_limit_summed),
+        cmocka_unit_test(test_nodes_limit_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
