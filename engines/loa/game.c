@@ -279,12 +279,18 @@ static int parse_pos(void *st, const void *cfg, const char *str, char *err, size
     struct loa_state s;
     const char *p = str;
     int ranks = 1, size, most, x = 0, y;
-    (void)cfg; /* the string says the size: 8 ranks, or 6 */
+    const struct loa_config *c = cfg;
+    /* The string says the size (8 ranks, or 6); under a config (MEP's
+     * newgame, the referee's --game, medan-web) it must be the config's:
+     * a 6x6 opening in an 8x8 match, or the other way, is a mistake. */
     for (const char *q = str; *q && *q != ' '; q++)
         ranks += *q == '/';
     if (ranks != 6 && ranks != 8)
         return set_err(err, en, GAME_ESYNTAX, "the board needs 8 ranks of 8 squares (or 6 of 6)");
     size = ranks;
+    if (c && c->size != size)
+        return set_err(err, en, GAME_EPOSITION, "a %s position, but the game is %dx%d (size=%d)",
+                       size == 6 ? "6x6" : "8x8", c->size, c->size, size);
     most = size == 6 ? 8 : 12;
     y = size - 1;
     memset(&s, 0, sizeof s);

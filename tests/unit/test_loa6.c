@@ -238,7 +238,7 @@ static void test_brute_force_8x8(void **st)
  * brute force and the figures of docs/games/loa.md agree. */
 static void test_perft6_start(void **st)
 {
-    static const uint64_t want[] = {1, 24, 524, 11440, 234560};
+    static const uint64_t want[] = {1, 24, 524, 11440, 234560, 4853792};
     const bool fast = loa_fast_cpu(-1);
     struct loa_state s;
     struct nb b;
@@ -249,7 +249,7 @@ static void test_perft6_start(void **st)
     assert_string_equal(fen, LOA_START6);
     assert_string_equal(fen, "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b");
     assert_int_equal(nb_parse(&b, fen), 0);
-    for (int d = 0; d <= 4; d++) {
+    for (int d = 0; d <= 5; d++) {
         uint64_t nbv = nb_perft(&b, d);
         if (nbv != want[d])
             fail_msg("brute force perft %d: %llu", d, (unsigned long long)nbv);
