@@ -289,8 +289,8 @@ static int parse_pos(void *st, const void *cfg, const char *str, char *err, size
         return set_err(err, en, GAME_ESYNTAX, "the board needs 8 ranks of 8 squares (or 6 of 6)");
     size = ranks;
     if (c && c->size != size)
-        return set_err(err, en, GAME_EPOSITION, "a %s position, but the game is %dx%d (size=%d)",
-                       size == 6 ? "6x6" : "8x8", c->size, c->size, size);
+        return set_err(err, en, GAME_EPOSITION, "%s position, but the game is %dx%d (size=%d)",
+                       size == 6 ? "a 6x6" : "an 8x8", c->size, c->size, size);
     most = size == 6 ? 8 : 12;
     y = size - 1;
     memset(&s, 0, sizeof s);

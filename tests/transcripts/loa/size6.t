@@ -36,7 +36,7 @@ ok
 fen 1bbbb1/w4w/w4w/wbb2w/2w2w/3bb1 w
 ok
 > position fen 1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b
-error illegal_position a 8x8 position, but the game is 6x6 (size=8)
+error illegal_position an 8x8 position, but the game is 6x6 (size=8)
 > fen
 fen 1bbbb1/w4w/w4w/wbb2w/2w2w/3bb1 w
 ok
