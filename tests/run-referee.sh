@@ -791,5 +791,34 @@ for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
     else bad "$g: no scores in the records: $(cat "$T/$g-s.pc"; head -c 400 "$T/$g-s.jsonl")"; fi
 done
 
+# --- 6x6 LOA (--game loa size=6, issue 38) -----------------------------------------
+L="$BIN/medan-loa"
+$REF --game loa size=6 --engine name=s cmd="$L" depth=2 --engine name=r cmd="$L" \
+    option.Strategy=random --each tc=10+0.1 --games 4 --seed 6 --openings random-plies=2 \
+    --logdir none --quiet --results "$T/loa6.jsonl" --records "$T/loa6.pgn" >"$T/loa6.out" 2>&1
+rc=$?
+# every move and opening ply names squares of a1..f6 only
+offb=$(grep -o '"move":"[^"]*"\|"opening":"start moves [^"]*"' "$T/loa6.jsonl" |
+    sed 's/^"[a-z]*":"//; s/"$//; s/start moves //' | tr ' ' '\n' | grep -c '[gh]\|[7-9]')
+if [ $rc = 0 ] && [ "$(lines "$T/loa6.jsonl")" = 4 ] && [ "$offb" = 0 ] &&
+    [ "$(count '"variant":{"name":"loa","params":"size=6"}' "$T/loa6.jsonl")" = 4 ] &&
+    [ "$(count '"forfeit":null' "$T/loa6.jsonl")" = 4 ] &&
+    [ "$(count '"reason":"connected"' "$T/loa6.jsonl")" = 4 ]; then
+    ok "loa size=6: 4 games end to end, each connected, moves on the 6x6 board only"
+else bad "loa size=6: rc $rc, $offb off-board moves: $(cat "$T/loa6.out"; head -c 600 "$T/loa6.jsonl")"; fi
+$PGNCHECK --comments "$T/loa6.pgn" >"$T/loa6.pc" 2>&1 && ok "loa size=6: records pass the strict PGN check" ||
+    bad "loa size=6: $(cat "$T/loa6.pc")"
+won=$(($(count '"seats":\["s","r"\].*"result":"p1win"' "$T/loa6.jsonl") +
+    $(count '"seats":\["r","s"\].*"result":"p2win"' "$T/loa6.jsonl")))
+check "$won" 4 "loa size=6: the depth-2 search beats the random baseline in 4 of 4 games"
+# the 8x8 suite in a 6x6 match, and a size LOA has not: refused, nothing played
+$REF --game loa size=6 --engine cmd="$L" --engine cmd="$L" --each depth=1 --results "$T/l6r.jsonl" \
+    --logdir none --openings file=openings/loa.epd >"$T/l6r.out" 2>&1
+check "$?/$(grep -c 'an 8x8 position, but the game is 6x6' "$T/l6r.out")/$([ -s "$T/l6r.jsonl" ] && echo played || echo none)" \
+    "1/1/none" "loa size=6 refuses the 8x8 opening suite"
+$REF --game loa size=7 --engine cmd="$L" --engine cmd="$L" --each depth=1 --results "$T/l7.jsonl" \
+    --logdir none >"$T/l7.out" 2>&1
+check "$?/$(grep -c "size must be 6 or 8, not '7'" "$T/l7.out")" "1/1" "loa size=7 refused"
+
 [ $fail = 0 ] && echo "referee tests: all $n passed" || echo "referee tests: FAILED" >&2
 exit $fail

@@ -49,11 +49,12 @@ static int min_spread(int n)
     return sum;
 }
 
-/* centralisation: ring 0 (edge) .. 3 (centre four) */
-static int ring(int sq)
+/* centralisation: ring 0 (edge) .. 3 (centre four; 2 on 6x6, whose last
+ * file and rank are `last` = 5) */
+static int ring(int sq, int last)
 {
     int x = sq & 7, y = sq >> 3;
-    int a = x < 7 - x ? x : 7 - x, b = y < 7 - y ? y : 7 - y;
+    int a = x < last - x ? x : last - x, b = y < last - y ? y : last - y;
     return a < b ? a : b;
 }
 
@@ -87,14 +88,14 @@ LOA_INLINE int euler_number(uint64_t bb)
 LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
 {
     uint64_t bb = s->bb[side];
-    int sx = 0, sy = 0, cx, cy;
+    int sx = 0, sy = 0, cx, cy, last = loa_last(s);
     t->n = __builtin_popcountll(bb);
     t->centre = 0;
     for (uint64_t b = bb; b; b &= b - 1) {
         int sq = __builtin_ctzll(b);
         sx += sq & 7;
         sy += sq >> 3;
-        t->centre += ring(sq);
+        t->centre += ring(sq, last);
     }
     cx = (sx + t->n / 2) / t->n;
     cy = (sy + t->n / 2) / t->n;
@@ -104,8 +105,9 @@ LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
         t->spread += dx > dy ? dx : dy;
     }
     t->spread -= min_spread(t->n);
-    /* twice the distance of the centre of mass from the board centre (3.5, 3.5) */
-    t->com_dist = abs(2 * sx - 7 * t->n) + abs(2 * sy - 7 * t->n);
+    /* twice the distance of the centre of mass from the board centre (3.5, 3.5;
+     * 2.5, 2.5 on 6x6) */
+    t->com_dist = abs(2 * sx - last * t->n) + abs(2 * sy - last * t->n);
     t->com_dist = t->com_dist / t->n;
     t->groups = loa_groups(bb);
     t->euler = euler_number(bb);

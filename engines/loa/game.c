@@ -1,6 +1,7 @@
 /* game.c - Lines of Action rules (RULES.md §1) behind struct game. */
 #include "loa.h"
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -51,6 +52,9 @@ static void cpu_init(void)
 
 
 const char *const LOA_START = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b";
+/* 6x6: black b1-e1 and b6-e6, white a2-a5 and f2-f5, 8 each, black first
+ * (the 8x8 start shrunk, as in Winands' 6x6 solution). */
+const char *const LOA_START6 = "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b";
 
 /* ---- tables --------------------------------------------------------------- */
 /* The four lines through a square: rank, file, diagonal, anti-diagonal. */
@@ -59,7 +63,7 @@ static uint64_t line_mask[64][4];
 static int8_t ray_to[64][8][8];
 /* Squares strictly between two squares on a line. */
 static uint64_t between[64][64];
-static uint64_t zob[2][64], zob_side;
+static uint64_t zob[2][64], zob_side, zob_size6;
 
 static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1};
 static const int DY[8] = {0, 0, 1, -1, 1, -1, -1, 1};
@@ -95,13 +99,14 @@ __attribute__((constructor)) static void loa_tables(void)
         for (int sq = 0; sq < 64; sq++)
             zob[c][sq] = splitmix64(&seed);
     zob_side = splitmix64(&seed);
+    zob_size6 = splitmix64(&seed); /* drawn last: the 8x8 keys stay as they were */
 }
 
 uint64_t loa_zobrist_side(void) { return zob_side; }
 
 static uint64_t full_hash(const struct loa_state *s)
 {
-    uint64_t h = s->side ? zob_side : 0;
+    uint64_t h = (s->side ? zob_side : 0) ^ (s->size == 6 ? zob_size6 : 0);
     for (int c = 0; c < 2; c++)
         for (uint64_t b = s->bb[c]; b; b &= b - 1)
             h ^= zob[c][__builtin_ctzll(b)];
@@ -146,14 +151,15 @@ int loa_groups(uint64_t bb)
 }
 
 /* ---- move generation ---------------------------------------------------------- */
-LOA_INLINE int target(const struct loa_state *s, int sq, int d, int n,
-                         uint64_t own, uint64_t opp)
+/* `blocked`: own pieces and the squares off the board (6x6), where no move
+ * lands; the squares between the two ends of a move on the 6x6 board are
+ * on it too (it is convex), so only the landing square needs the mask. */
+LOA_INLINE int target(int sq, int d, int n, uint64_t blocked, uint64_t opp)
 {
     int t;
-    (void)s;
     if (n > 7 || (t = ray_to[sq][d][n]) < 0)
         return -1;
-    if (own & bit(t))
+    if (blocked & bit(t))
         return -1;
     if (between[sq][t] & opp)
         return -1;
@@ -163,13 +169,14 @@ LOA_INLINE int target(const struct loa_state *s, int sq, int d, int n,
 LOA_INLINE int gen_side(const struct loa_state *s, int side, gmove *out, int caps_only)
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
+    uint64_t blocked = own | loa_off_board(s);
     int n = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int sq = __builtin_ctzll(b);
         for (int l = 0; l < 4; l++) {
             int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
             for (int d = 2 * l; d < 2 * l + 2; d++) {
-                int t = target(s, sq, d, cnt, own, opp);
+                int t = target(sq, d, cnt, blocked, opp);
                 if (t < 0)
                     continue;
                 int cap = (opp >> t) & 1;
@@ -192,21 +199,23 @@ LOA_DISPATCH(, int, loa_gen_captures, (const struct loa_state *s, gmove *out), (
              gen_side(s, s->side, out, 1))
 
 #define EDGE 0xff818181818181ffULL
+#define EDGE6 0x00003f212121213fULL /* the edge of the 6x6 board */
 
 LOA_INLINE int mobility(const struct loa_state *s, int side, struct loa_mob *mob)
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
+    uint64_t blocked = own | loa_off_board(s), edge = s->size == 6 ? EDGE6 : EDGE;
     memset(mob, 0, sizeof *mob);
     for (uint64_t b = own; b; b &= b - 1) {
         int sq = __builtin_ctzll(b), n = 0;
         for (int l = 0; l < 4; l++) {
             int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
             for (int d = 2 * l; d < 2 * l + 2; d++) {
-                int t = target(s, sq, d, cnt, own, opp);
+                int t = target(sq, d, cnt, blocked, opp);
                 if (t < 0)
                     continue;
                 n++;
-                mob->edge += (EDGE >> t) & 1;
+                mob->edge += (edge >> t) & 1;
                 mob->captures += (opp >> t) & 1;
             }
         }
@@ -249,54 +258,74 @@ int loa_decided(const struct loa_state *s)
 }
 
 /* ---- struct game members ----------------------------------------------------- */
-static void cfg_default(void *cfg) { (void)cfg; }
+static void cfg_default(void *cfg) { ((struct loa_config *)cfg)->size = 8; }
 static int cfg_set(void *cfg, const char *k, const char *v, char *err, size_t n)
 {
-    (void)cfg;
-    (void)v;
-    return set_err(err, n, GAME_EVALUE, "loa has no parameter '%s'", k);
+    struct loa_config *c = cfg;
+    if (strcmp(k, "size") != 0)
+        return set_err(err, n, GAME_EVALUE, "loa has no parameter '%s' (size=6|8)", k);
+    if (strcmp(v, "6") != 0 && strcmp(v, "8") != 0)
+        return set_err(err, n, GAME_EVALUE, "size must be 6 or 8, not '%s'", v);
+    c->size = v[0] - '0';
+    return GAME_OK;
 }
 static void cfg_format(const void *cfg, char *buf, size_t n)
 {
-    (void)cfg;
-    if (n)
-        buf[0] = '\0';
+    snprintf(buf, n, "size=%d", ((const struct loa_config *)cfg)->size);
 }
 
 static int parse_pos(void *st, const void *cfg, const char *str, char *err, size_t en)
 {
     struct loa_state s;
-    int x = 0, y = 7;
     const char *p = str;
-    (void)cfg;
+    int ranks = 1, size, most, x = 0, y;
+    const struct loa_config *c = cfg;
+    /* The string says the size (8 ranks, or 6); under a config (MEP's
+     * newgame, the referee's --game, medan-web) it must be the config's:
+     * a 6x6 opening in an 8x8 match, or the other way, is a mistake. */
+    for (const char *q = str; *q && *q != ' '; q++)
+        ranks += *q == '/';
+    if (ranks != 6 && ranks != 8)
+        return set_err(err, en, GAME_ESYNTAX, "the board needs 8 ranks of 8 squares (or 6 of 6)");
+    size = ranks;
+    if (c && c->size != size)
+        return set_err(err, en, GAME_EPOSITION, "%s position, but the game is %dx%d (size=%d)",
+                       size == 6 ? "a 6x6" : "an 8x8", c->size, c->size, size);
+    most = size == 6 ? 8 : 12;
+    y = size - 1;
     memset(&s, 0, sizeof s);
+    s.size = (uint8_t)size;
     for (; *p && *p != ' '; p++) {
         if (*p == '/') {
-            if (x != 8 || y == 0)
-                return set_err(err, en, GAME_ESYNTAX, "rank %d does not hold 8 squares", y + 1);
+            if (x != size || y == 0)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d does not hold %d squares", y + 1,
+                               size);
             x = 0;
             y--;
         } else if (*p >= '1' && *p <= '8') {
             x += *p - '0';
-            if (x > 8)
-                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than 8 squares", y + 1);
+            if (x > size)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than %d squares",
+                               y + 1, size);
         } else if (*p == 'b' || *p == 'w') {
-            if (x >= 8)
-                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than 8 squares", y + 1);
+            if (x >= size)
+                return set_err(err, en, GAME_ESYNTAX, "rank %d holds more than %d squares",
+                               y + 1, size);
             s.bb[*p == 'w'] |= bit(y * 8 + x);
             x++;
         } else
             return set_err(err, en, GAME_ESYNTAX, "unexpected '%c' in the board", *p);
     }
-    if (y != 0 || x != 8)
-        return set_err(err, en, GAME_ESYNTAX, "the board needs 8 ranks of 8 squares");
+    if (y != 0 || x != size)
+        return set_err(err, en, GAME_ESYNTAX,
+                       "the board needs 8 ranks of 8 squares (or 6 of 6)");
     if (*p != ' ' || (p[1] != 'b' && p[1] != 'w') || p[2] != '\0')
         return set_err(err, en, GAME_ESYNTAX, "expected the side to move ('b' or 'w') after the board");
     s.side = p[1] == 'w';
     if (!s.bb[0] || !s.bb[1])
         return set_err(err, en, GAME_EPOSITION, "each side needs at least one piece");
-    if (__builtin_popcountll(s.bb[0]) > 12 || __builtin_popcountll(s.bb[1]) > 12)
-        return set_err(err, en, GAME_EPOSITION, "a side has more than 12 pieces");
+    if (__builtin_popcountll(s.bb[0]) > most || __builtin_popcountll(s.bb[1]) > most)
+        return set_err(err, en, GAME_EPOSITION, "a side has more than %d pieces", most);
     s.hash = full_hash(&s);
     memcpy(st, &s, sizeof s);
     return GAME_OK;
@@ -304,7 +333,9 @@ static int parse_pos(void *st, const void *cfg, const char *str, char *err, size
 
 static void start(void *st, const void *cfg)
 {
-    int rc = parse_pos(st, cfg, LOA_START, NULL, 0);
+    const struct loa_config *c = cfg;
+    int rc = parse_pos(st, cfg, c && c->size == 6 ? LOA_START6 : LOA_START, NULL, 0);
+    assert(rc == GAME_OK);
     (void)rc;
 }
 
@@ -312,9 +343,10 @@ static void format_pos(const void *st, char *buf, size_t n)
 {
     const struct loa_state *s = st;
     size_t len = 0;
-    for (int y = 7; y >= 0; y--) {
+    int last = loa_last(s);
+    for (int y = last; y >= 0; y--) {
         int run = 0;
-        for (int x = 0; x < 8; x++) {
+        for (int x = 0; x <= last; x++) {
             uint64_t b = bit(y * 8 + x);
             char c = (s->bb[0] & b) ? 'b' : (s->bb[1] & b) ? 'w' : 0;
             if (!c) {
@@ -338,16 +370,18 @@ static void show(const void *st, char *buf, size_t n)
 {
     const struct loa_state *s = st;
     size_t len = 0;
-    buf_printf(buf, n, &len, "  a b c d e f g h\n");
-    for (int y = 7; y >= 0; y--) {
+    int last = loa_last(s);
+    const char *files = last == 5 ? "  a b c d e f\n" : "  a b c d e f g h\n";
+    buf_printf(buf, n, &len, "%s", files);
+    for (int y = last; y >= 0; y--) {
         buf_printf(buf, n, &len, "%d", y + 1);
-        for (int x = 0; x < 8; x++) {
+        for (int x = 0; x <= last; x++) {
             uint64_t b = bit(y * 8 + x);
             buf_printf(buf, n, &len, " %c", (s->bb[0] & b) ? 'x' : (s->bb[1] & b) ? 'o' : '.');
         }
         buf_printf(buf, n, &len, " %d\n", y + 1);
     }
-    buf_printf(buf, n, &len, "  a b c d e f g h\n");
+    buf_printf(buf, n, &len, "%s", files);
     buf_printf(buf, n, &len, "black (x) %d  white (o) %d  %s to move",
                __builtin_popcountll(s->bb[0]), __builtin_popcountll(s->bb[1]),
                s->side ? "white" : "black");
@@ -394,6 +428,8 @@ static int parse_move(const void *st, const char *str, gmove *m, char *err, size
     t = parse_sq(str + 2 + sep);
     if (f < 0 || t < 0)
         return set_err(err, en, GAME_ESYNTAX, "'%s' is not a move (like b1-b3 or b1xd3)", str);
+    if ((loa_off_board(s) >> f) & 1 || (loa_off_board(s) >> t) & 1)
+        return set_err(err, en, GAME_EILLEGAL, "%s is off the 6x6 board (a1..f6)", str);
     if (loa_decided(s))
         return set_err(err, en, GAME_EOVER, "the game is over");
     int n = loa_gen(s, buf);
@@ -460,8 +496,8 @@ const struct game loa_game = {
     .min_seats = 2,
     .max_seats = 2,
     .state_size = sizeof(struct loa_state),
-    .config_size = 0,
-    .params_help = "",
+    .config_size = sizeof(struct loa_config),
+    .params_help = "size=6|8",
     .max_moves = LOA_MAX_MOVES,
     .default_max_plies = 500, /* RULES.md's safety net */
     .config_default = cfg_default,

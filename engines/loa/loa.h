@@ -1,5 +1,9 @@
 /* loa.h - Lines of Action rules on bitboards (RULES.md §1).
- * Square index sq = rank * 8 + file, a1 = 0, h8 = 63. */
+ * Square index sq = rank * 8 + file, a1 = 0, h8 = 63.  The 6x6 variant
+ * (config size=6) uses the same squares, files a-f and ranks 1-6 of the
+ * 8x8 board: the squares off its board are always empty, so the line
+ * counts need no change, and move generation only refuses destinations
+ * off the board (loa_off_board). */
 #ifndef MEDAN_LOA_H
 #define MEDAN_LOA_H
 
@@ -15,17 +19,34 @@ struct loa_state {
     uint64_t bb[2];  /* pieces of black (seat 1) and white (seat 2) */
     uint64_t hash;   /* Zobrist, kept incrementally */
     uint8_t side;    /* LOA_BLACK or LOA_WHITE to move */
-    uint8_t pad[7];
+    uint8_t size;    /* 8, or 6 for the 6x6 variant (any other value reads as 8) */
+    uint8_t pad[6];
 };
+
+/* The config (newgame size=6|8). */
+struct loa_config {
+    int size;
+};
+
+/* The 6x6 board: files a-f of ranks 1-6. */
+#define LOA_BOARD6 0x00003f3f3f3f3f3fULL
+/* The squares a state's pieces may never stand on: none on 8x8. */
+static inline uint64_t loa_off_board(const struct loa_state *s)
+{
+    return s->size == 6 ? ~LOA_BOARD6 : 0;
+}
+/* The last file and rank index: 7, or 5 on 6x6. */
+static inline int loa_last(const struct loa_state *s) { return s->size == 6 ? 5 : 7; }
 
 /* move = from | to << 6 | capture << 12 */
 #define LOA_FROM(m) ((int)((m)&63))
 #define LOA_TO(m) ((int)(((m) >> 6) & 63))
 #define LOA_CAP(m) ((int)(((m) >> 12) & 1))
 #define LOA_MOVE(f, t, c) ((gmove)((f) | ((t) << 6) | ((c) << 12)))
-#define LOA_MAX_MOVES 96 /* 12 pieces x one move per direction (8) */
+#define LOA_MAX_MOVES 96 /* 12 pieces x one move per direction (8); 6x6: 8 pieces */
 
 extern const char *const LOA_START;
+extern const char *const LOA_START6; /* the 6x6 start */
 
 /* For the engine: fast primitives. */
 int loa_gen(const struct loa_state *s, gmove *out);         /* all moves */

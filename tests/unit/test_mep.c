@@ -109,7 +109,7 @@ static void test_handshake(void **st)
     o = cmd(&s, "mep");
     assert_non_null(strstr(o, "id name Medan LOA\n"));
     assert_non_null(strstr(o, "protocol 1\n"));
-    assert_non_null(strstr(o, "game loa players 2\n"));
+    assert_non_null(strstr(o, "game loa players 2 size=6|8\n"));
     assert_non_null(strstr(o, "option name Hash type spin default 64 min 1 max"));
     assert_non_null(strstr(o, "option name Strategy type combo default search var search var greedy var random\n"));
     assert_true(strlen(o) > 6 && strcmp(o + strlen(o) - 6, "mepok\n") == 0);

@@ -341,6 +341,27 @@ check(r and r.startswith('Black wins') and
       d.execute_script("return document.getElementById('result').dataset.result").startswith('p1win reason connected'),
       'LOA: the game ends and #result shows it: %r' % r)
 
+# ---- LOA 6x6: the size chosen in the form, the board drawn, a move by clicks ---------
+d.execute_script("const g = document.getElementById('game'); g.value = 'loa'; g.onchange();")
+check(d.execute_script("return [...document.getElementById('size').options].map((o) => o.value).join(' ')")
+      == '8 6' and d.find_element(By.ID, 'size').is_displayed(), 'LOA: the form offers board sizes 8 and 6')
+d.execute_script("document.getElementById('size').value = '6'; document.getElementById('seat').value = '1';")
+old = state()['id']
+click('#new')
+s = wait(lambda: state() and state()['id'] != old and state(), 'the 6x6 LOA game')
+check(s and s['game'] == 'loa' and s['params'] == 'size=6' and s['fen'] == '1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b',
+      'LOA size=6: the session has the 6x6 start (%s, %s)' % (s and s['params'], s and s['fen']))
+check(len(d.find_elements(By.CSS_SELECTOR, '[data-cell]')) == 36 and
+      d.find_elements(By.CSS_SELECTOR, '[data-cell="f6"]') and not d.find_elements(By.CSS_SELECTOR, '[data-cell="g1"]'),
+      'LOA size=6: 36 cells, a1..f6')
+cell('c1')
+cell('c3')
+s = wait(lambda: my_turn() and len(state()['moves']) == 2 and state(), 'the engine reply (LOA 6x6)')
+check(s and s['moves'][0] == 'c1-c3' and re.match(r'^[a-f][1-6][-x][a-f][1-6]$', s['moves'][1]),
+      'LOA size=6: a move by clicks, the engine replied on the 6x6 board (%s)' % (s and s['moves']))
+shot('web-loa6.png')
+d.execute_script("const g = document.getElementById('size'); g.value = '8';")
+
 # ---- Fetlar --------------------------------------------------------------
 new_game({'game': 'fetlar', 'mode': 'play', 'seat': 1, 'movetime': 50})
 cell('d1')

@@ -122,6 +122,21 @@ class TestLoa(unittest.TestCase):
             self.e.configure({"Hash": 10 ** 9})
         self.e.ping()
 
+    def test_size6(self):
+        self.assertEqual(self.e.params, {"size": "6|8"})
+        p = Position("loa", size=6)
+        self.assertEqual(p.fen(), "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b")
+        self.assertEqual(len(p.legal_moves()), 24)
+        self.assertEqual(self.e.perft(3, p), 11440)
+        r = self.e.play(p, Limit(depth=3))
+        self.assertIn(r.move, p.legal_moves())
+        with self.assertRaises(medan.IllegalMoveError):
+            self.e.set_position(Position("loa", size=6, moves=["c1-g1"]))
+        with self.assertRaises(medan.IllegalPositionError):
+            self.e.set_position(Position.from_fen("loa", "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b"))
+        # the parameters go with the position: 8x8 again
+        self.assertEqual(self.e.perft(2, Position("loa")), 1244)
+
     def test_analysis_stop_from_thread(self):
         with self.e.analysis(Position("loa")) as a:
             threading.Timer(0.3, a.stop).start()

@@ -152,13 +152,24 @@ function fillEngines() {
   strat($('strat-b'), $('eng-b'));
 }
 
+/* The board sizes a game offers (its `size` parameter) and its default. */
+const SIZES = { loa: [[8, 6], 8], palagan: [[4, 5, 6, 7, 8, 9], 5] };
+
+/* The size list of game g in the form (kept when it is already g's). */
+function fillSizes(g) {
+  if ($('size').dataset.game === g) return;
+  $('size').dataset.game = g;
+  fillSelect($('size'), SIZES[g][0]);
+  $('size').value = SIZES[g][1];
+}
+
 function fillSetup() {
   const g = gameInfo($('game').value);
-  const sizes = g.name === 'palagan';
+  const sizes = !!SIZES[g.name];
   const players = g.max_seats > 2;
   $('setup').querySelectorAll('.p-size').forEach((e) => e.classList.toggle('hidden', !sizes));
   $('setup').querySelectorAll('.p-players').forEach((e) => e.classList.toggle('hidden', !players));
-  if (sizes && !$('size').options.length) { fillSelect($('size'), [4, 5, 6, 7, 8, 9]); $('size').value = 5; }
+  if (sizes) fillSizes(g.name);
   if (players && !$('players').options.length) { fillSelect($('players'), [3, 4, 5, 6]); $('players').value = 4; }
   const n = players ? +$('players').value : 2;
   const seats = [];
@@ -173,7 +184,7 @@ function syncSetup(st) {
   $('game').value = st.game;
   const p = {};
   st.params.split(' ').filter(Boolean).forEach((kv) => { const [k, v] = kv.split('='); p[k] = v; });
-  if (p.size) { fillSelect($('size'), [4, 5, 6, 7, 8, 9]); $('size').value = p.size; }
+  if (SIZES[st.game]) { fillSizes(st.game); $('size').value = p.size || SIZES[st.game][1]; }
   if (p.players) { fillSelect($('players'), [3, 4, 5, 6]); $('players').value = p.players; }
   else if (st.game === 'battalion') { fillSelect($('players'), [3, 4, 5, 6]); $('players').value = st.nseats; }
   fillSetup();
@@ -191,7 +202,8 @@ function syncSetup(st) {
 function setupRequest() {
   const g = $('game').value;
   const req = { game: g, mode: M.view };
-  if (g === 'palagan') req.size = +$('size').value;
+  // LOA's 8x8 is the game without parameters: its records and links stay as they were
+  if (SIZES[g] && !(g === 'loa' && +$('size').value === 8)) req.size = +$('size').value;
   if (gameInfo(g).max_seats > 2) req.players = +$('players').value;
   if (M.view === 'play') {
     req.seat = +$('seat').value;
@@ -316,17 +328,17 @@ function draw(st) {
   if (!M.firstDraw) M.firstDraw = performance.now();   // since the page was asked for
 }
 
-/* ---- square boards: LOA 8x8, Fetlar 11x11 -------------------------------- */
+/* ---- square boards: LOA 8x8 or 6x6, Fetlar 11x11 ------------------------ */
 
 function parseSquare(st) {
   const grid = {};
   let size, side;
   if (st.game === 'loa') {
-    size = 8;
     const [rows, s] = st.fen.split(' ');
+    size = rows.split('/').length;      // 8, or 6 (size=6)
     side = s;
     rows.split('/').forEach((row, i) => {
-      const rank = 8 - i;
+      const rank = size - i;
       let f = 0;
       for (const m of row.match(/\d+|[a-z]/gi)) {
         if (/\d/.test(m)) f += +m;
@@ -356,7 +368,7 @@ function parseMoveCells(tok) {
 
 function drawSquare(st, box) {
   const { grid, size } = parseSquare(st);
-  const C = size === 8 ? 60 : 46, MG = 22, W = size * C + 2 * MG;
+  const C = size <= 8 ? 60 : 46, MG = 22, W = size * C + 2 * MG;
   const svg = el('svg', { viewBox: `0 0 ${W} ${W}`, width: W, height: W, id: 'svgboard' }, box);
   const xy = (cell) => {
     const f = cell.charCodeAt(0) - 97, r = +cell.slice(1) - 1;

@@ -4,7 +4,7 @@ id name Medan LOA
 id author the Medan developers
 id version *
 protocol 1
-game loa players 2
+game loa players 2 size=6|8
 option name Hash type spin default 64 min 1 max 65536
 option name Threads type spin default 1 min 1 max 256
 option name Seed type spin default 0 min 0 max *
@@ -43,7 +43,9 @@ ok
 > frobnicate
 error unknown_command 'frobnicate' (try help)
 > newgame size=5
-error bad_value loa has no parameter 'size'
+error bad_value size must be 6 or 8, not '5'
+> newgame players=3
+error bad_value loa has no parameter 'players' (size=6|8)
 > newgame
 ok
 # a GUI echoes every default back: an empty string default is <empty>
