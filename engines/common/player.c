@@ -144,6 +144,8 @@ static gmove go_greedy(struct ab_player *p, const void *pos)
 gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder)
 {
     *ponder = GAME_MOVE_NONE;
+    if (req->lim.solve) /* go solve: whatever the Strategy */
+        return ab_solve(&p->ab, req);
     if (strcmp(p->strategy, "random") == 0) {
         gmove *mv = game_move_buf(p->ab.game), m;
         int n = game_gen_moves(p->ab.game, req->pos, mv);
