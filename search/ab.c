@@ -799,8 +799,7 @@ static void mpv_sort(struct mpv_line *l, int n)
         }
 }
 
-/* The solver's object and table, made at the first use; 0 or -1. */
-static int solver(struct ab *ab)
+int ab_solver(struct ab *ab)
 {
     static const struct pns_ops none;
     struct pns_ops ops = none;
@@ -820,7 +819,7 @@ static int solver(struct ab *ab)
 
 gmove ab_solve(struct ab *ab, const struct search_req *req)
 {
-    if (solver(ab)) {
+    if (ab_solver(ab)) {
         search_info(req, "string cannot allocate %zu MiB for the solver's table", ab->pns_mb);
         return GAME_MOVE_NONE;
     }
@@ -843,7 +842,7 @@ static void root_solve(struct ab *ab, const struct search_req *req, const struct
     ab->nlost = 0;
     if (ab->node_limit && ab->node_limit / 10 < budget)
         budget = ab->node_limit / 10;
-    if (!budget || nroot < 2 || multipv > 1 || solver(ab) || !(lost = malloc((size_t)nroot)))
+    if (!budget || nroot < 2 || multipv > 1 || ab_solver(ab) || !(lost = malloc((size_t)nroot)))
         return;
     /* an eighth of the hard limit at most, none while pondering */
     if (tm->hard_us >= 0 && !(req->pondering && atomic_load(req->pondering)))

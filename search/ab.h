@@ -228,6 +228,9 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder);
  * table the Hash size, made at the first solve.  GAME_MOVE_NONE and an
  * info string when its memory cannot be had. */
 gmove ab_solve(struct ab *ab, const struct search_req *req);
+/* The solver's object and table (ab->pns), made at the first use; 0, or
+ * -1 when its memory cannot be had. */
+int ab_solver(struct ab *ab);
 /* Sort mv[from..n) (n <= the game's max_moves) with their scores sc, the
  * highest score first, equal scores later-listed first: the order the
  * search tries a node's moves in after the first AB_PICK_LAZY. */

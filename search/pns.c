@@ -56,6 +56,7 @@ _Static_assert(sizeof(struct pns_entry) == 32, "an entry is 32 bytes");
 
 /* the fixed value of a child, known when it is made */
 enum { FIX_NONE = 0, FIX_WIN = 1, FIX_LOSS = 2, FIX_PATH = 3 };
+#define CM_OR 0x8000 /* cmob: the attacker moves in the child */
 
 /* A node's values as its parent reads them. */
 struct val {
@@ -84,9 +85,10 @@ int pns_init(struct pns *p, const struct game *g, const struct pns_ops *ops, siz
     p->moves = malloc((PNS_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *p->moves);
     p->ckeys = malloc((PNS_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *p->ckeys);
     p->cfix = malloc((PNS_MAX_PLY + 1) * (size_t)g->max_moves);
+    p->cmob = malloc((PNS_MAX_PLY + 1) * (size_t)g->max_moves * sizeof *p->cmob);
     p->ghash = malloc((PNS_MAX_PLY + 2) * sizeof *p->ghash);
     p->pathh = malloc((PNS_MAX_PLY + 2) * sizeof *p->pathh);
-    if (!p->tt || !p->stack || !p->moves || !p->ckeys || !p->cfix || !p->ghash || !p->pathh) {
+    if (!p->tt || !p->stack || !p->moves || !p->ckeys || !p->cfix || !p->cmob || !p->ghash || !p->pathh) {
         pns_free(p);
         return -1;
     }
@@ -100,6 +102,7 @@ void pns_free(struct pns *p)
     free(p->moves);
     free(p->ckeys);
     free(p->cfix);
+    free(p->cmob);
     free(p->ghash);
     free(p->pathh);
     free(p->hist);
@@ -241,6 +244,7 @@ static int expand(struct pns *p, int ply, int *fixed_any)
     gmove *mv = p->moves + (size_t)ply * (size_t)g->max_moves;
     uint64_t *ck = p->ckeys + (size_t)ply * (size_t)g->max_moves;
     unsigned char *cf = p->cfix + (size_t)ply * (size_t)g->max_moves;
+    uint16_t *cm = p->cmob + (size_t)ply * (size_t)g->max_moves;
     void *child = ply_state(p, ply + 1);
     int n = game_gen_moves(g, st, mv);
     *fixed_any = 0;
@@ -251,12 +255,23 @@ static int expand(struct pns *p, int ply, int *fixed_any)
         p->nodes++;
         ck[i] = pkey(p, child);
         cf[i] = FIX_NONE;
+        int mover = g->to_move(child);
+        cm[i] = 1;
         if (terminal(p, child, &outcome)) {
-            int mover = g->to_move(child);
             int win = outcome == 0 ? 0 : (outcome > 0) == (mover == p->attacker);
             cf[i] = win ? FIX_WIN : FIX_LOSS;
         } else if (ply + 1 >= PNS_MAX_PLY || repeated(p, ply, g->hash(child)))
             cf[i] = FIX_PATH;
+        else {
+            /* its moves, the first guess of the number it sums (df-pn+
+             * style): a new node is as hard to refute as it has moves */
+            int nm = game_count_moves(g, child);
+            if (nm == 0) /* no legal move: the side to move loses */
+                cf[i] = mover == p->attacker ? FIX_LOSS : FIX_WIN;
+            cm[i] = (uint16_t)(nm < 1 ? 1 : nm > 32767 ? 32767 : nm);
+            if (mover == p->attacker)
+                cm[i] |= CM_OR;
+        }
         if (cf[i])
             *fixed_any = 1;
     }
@@ -266,17 +281,21 @@ static int expand(struct pns *p, int ply, int *fixed_any)
 static struct val child_val(struct pns *p, int ply, int i)
 {
     struct val v = {1, 1, 0, 0};
-    unsigned char f = p->cfix[(size_t)ply * (size_t)p->game->max_moves + i];
+    size_t at = (size_t)ply * (size_t)p->game->max_moves + (size_t)i;
+    unsigned char f = p->cfix[at];
     if (f == FIX_WIN)
         v.pn = 0, v.dn = INF;
     else if (f == FIX_LOSS)
         v.pn = INF, v.dn = 0;
     else if (f == FIX_PATH)
         v.pn = INF, v.dn = 0, v.path = 1;
-    else
-    {
-        uint64_t k = p->ckeys[(size_t)ply * (size_t)p->game->max_moves + i];
-        lookup(p, k, mix64(p->pathh[ply], k), &v);
+    else if (!lookup(p, p->ckeys[at], mix64(p->pathh[ply], p->ckeys[at]), &v)) {
+        /* not searched yet: 1 for the number it minimises, its moves for
+         * the one it sums */
+        if (p->cmob[at] & CM_OR)
+            v.dn = p->cmob[at] & ~CM_OR;
+        else
+            v.pn = p->cmob[at];
     }
     return v;
 }
@@ -555,15 +574,18 @@ static int root_setup(struct pns *p, const void *pos, const uint64_t *hist, int 
     return 0;
 }
 
-/* The shortest win: every distance below out->plies, on a budget of a
- * quarter of the solve's positions more (and 1000); out->plies becomes
- * the first distance that wins, exact when found or when every shorter
- * one was searched to the end. */
+/* The shortest win: every distance below out->plies, on a budget of half
+ * the solve's positions more (at least 20000, at most what node_limit
+ * leaves); out->plies becomes the first distance that wins, exact when
+ * found or when every shorter one was searched to the end. */
 static void refine(struct pns *p, const void *pos, const uint64_t *hist, int nhist,
-                   struct pns_result *out)
+                   uint64_t node_limit, struct pns_result *out)
 {
     const struct game *g = p->game;
-    uint64_t budget = p->nodes + p->nodes / 4 + 1000;
+    uint64_t extra = p->nodes / 2 > 20000 ? p->nodes / 2 : 20000, budget;
+    if (node_limit && extra > node_limit - (p->nodes < node_limit ? p->nodes : node_limit))
+        extra = node_limit - (p->nodes < node_limit ? p->nodes : node_limit);
+    budget = p->nodes + extra;
     int d, found = 0, fixed_any, n;
     p->stopped = 0;
     p->exact_budget_out = 0;
@@ -681,7 +703,7 @@ void pns_solve(struct pns *p, const void *pos, const uint64_t *hist, int nhist,
             out->move = p->moves[i];
     }
     if (out->status != PNS_UNKNOWN)
-        refine(p, pos, hist, nhist, out);
+        refine(p, pos, hist, nhist, node_limit, out);
     out->nodes = p->nodes;
     out->us = now_us() - t0;
 }
@@ -747,7 +769,11 @@ gmove pns_go(struct pns *p, const struct search_req *req)
         if (!r.exact)
             search_info(req, "string proof of %d plies: an upper bound, no shorter one "
                         "checked to the end", r.plies);
-    } else
+    } else {
+        search_info(req, "nodes %llu nps %llu time %lld", (unsigned long long)r.nodes,
+                    (unsigned long long)(r.nodes * 1000000ULL / (uint64_t)us),
+                    (long long)(us / 1000));
         search_info(req, "string unsolved after %llu nodes", (unsigned long long)r.nodes);
+    }
     return r.move;
 }

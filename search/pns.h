@@ -73,6 +73,7 @@ struct pns {
     gmove *moves;         /* max_moves per ply */
     uint64_t *ckeys;      /* the children's keys, per ply */
     unsigned char *cfix;  /* the children's fixed values, per ply */
+    uint16_t *cmob;       /* the children's numbers of moves (and who moves), per ply */
     uint64_t *ghash;      /* the path's game hashes (repetition) */
     uint64_t *pathh;      /* the path's hash so far (path-dependent entries) */
     uint64_t *hist;       /* the game's history (game hashes), sorted */
