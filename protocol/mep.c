@@ -742,6 +742,14 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
         int64_t v;
         int seat;
         char rest[16];
+        if (strcmp(k, "solve") == 0) {
+            if (i != 1)
+                return fail(m, "syntax", "go: solve comes first: go solve [movetime MS | nodes N]");
+            l->solve = true;
+            continue;
+        }
+        if (l->solve && strcmp(k, "movetime") != 0 && strcmp(k, "nodes") != 0)
+            return fail(m, "syntax", "go solve takes movetime MS or nodes N, not '%s'", k);
         if (strcmp(k, "infinite") == 0) {
             l->infinite = true;
             any = 1;
@@ -751,14 +759,7 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
             l->ponder = true;
             continue;
         }
-        if (strcmp(k, "solve") == 0) {
-            if (i != 1)
-                return fail(m, "syntax", "go: solve comes first: go solve [movetime MS | nodes N]");
-            l->solve = true;
-            continue;
-        }
-        if (l->solve && strcmp(k, "movetime") != 0 && strcmp(k, "nodes") != 0)
-            return fail(m, "syntax", "go solve takes movetime MS or nodes N, not '%s'", k);
+
         if (i + 1 >= argc)
             return fail(m, "syntax", "go: '%s' needs a value", k);
         if (sscanf(k, "p%d%15s", &seat, rest) == 2 && seat >= 1 && seat <= GAME_MAX_SEATS &&

@@ -40,7 +40,7 @@ const struct ab_params ab_default_params = {
     .fut_depth = AB_FUT_MAX_DEPTH,
     .fut_margin = AB_FUT_MARGIN,
     .aspiration = AB_ASP_WINDOW,
-    .root_pns = AB_ROOT_PNS_NODES,
+    .root_pns = AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT,
 };
 
 /* The per-thread buffers (one state, move list and score list a ply, the
@@ -832,7 +832,7 @@ gmove ab_solve(struct ab *ab, const struct search_req *req)
 static void root_solve(struct ab *ab, const struct search_req *req, const struct timeman *tm,
                        const gmove *rootmv, int nroot, int multipv, struct pns_result *pres)
 {
-    uint64_t budget = (uint64_t)ab->par.root_pns;
+    uint64_t budget = (uint64_t)ab->par.root_pns * AB_ROOT_PNS_UNIT;
     unsigned char *lost;
     int nl = 0;
     int64_t deadline = 0;

@@ -120,6 +120,7 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * if alpha-beta does not prove one, and the moves it proves lost are not
  * searched unless every move is.  0: none. */
 #define AB_ROOT_PNS_NODES 5000
+#define AB_ROOT_PNS_UNIT 100 /* ab_params.root_pns counts hundreds of positions */
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
 /* Threads: at most this many (the Threads option's max). */
@@ -147,7 +148,7 @@ struct ab_params {
     int fut_margin;      /* AB_FUT_MARGIN, per depth */
     int aspiration;      /* AB_ASP_WINDOW, first window half-width; 0 = none */
     int contempt;        /* a draw counts this much below even for the root side */
-    int root_pns;        /* AB_ROOT_PNS_NODES */
+    int root_pns;        /* AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT (SearchParams root_pns) */
 };
 
 extern const struct ab_params ab_default_params;
