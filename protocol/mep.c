@@ -744,7 +744,7 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
         char rest[16];
         if (strcmp(k, "solve") == 0) {
             if (i != 1)
-                return fail(m, "syntax", "go: solve comes first: go solve [movetime MS | nodes N]");
+                return fail(m, "syntax", "go: solve comes first: go solve, then movetime MS or nodes N");
             l->solve = true;
             continue;
         }

@@ -10,6 +10,7 @@
 #include "ab.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ const struct ab_params ab_default_params = {
     .fut_margin = AB_FUT_MARGIN,
     .aspiration = AB_ASP_WINDOW,
     .root_pns = AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT,
+    .root_pns_cp = AB_ROOT_PNS_CP,
 };
 
 /* The per-thread buffers (one state, move list and score list a ply, the
@@ -97,6 +99,7 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     ab->ttp = &ab->tt;
     ab->threads = 1;
     ab->pns_mb = hash_mb;
+    ab->prev_score = INT_MIN;
     if (alloc_buffers(ab) || !(ab->lostmv = malloc((size_t)g->max_moves * sizeof *ab->lostmv)))
         die("out of memory");
     pthread_mutex_init(&ab->done_lock, NULL);
@@ -178,6 +181,7 @@ int ab_resize(struct ab *ab, size_t mb)
 
 void ab_clear(struct ab *ab)
 {
+    ab->prev_score = INT_MIN;
     tt_clear(&ab->tt);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killers, 0, sizeof ab->killers);
@@ -842,6 +846,8 @@ static void root_solve(struct ab *ab, const struct search_req *req, const struct
     ab->nlost = 0;
     if (ab->node_limit && ab->node_limit / 10 < budget)
         budget = ab->node_limit / 10;
+    if (ab->prev_score != INT_MIN && abs(ab->prev_score) < ab->par.root_pns_cp)
+        return; /* balanced when last searched: no proof near */
     if (!budget || nroot < 2 || multipv > 1 || ab_solver(ab) || !(lost = malloc((size_t)nroot)))
         return;
     /* an eighth of the hard limit at most, none while pondering */
@@ -989,6 +995,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
     }
     free(mpv);
+    if (completed > 0)
+        ab->prev_score = score;
     if (bestpvlen > 1)
         *ponder = bestpv[1];
     ab->req = NULL;

@@ -121,6 +121,11 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * searched unless every move is.  0: none. */
 #define AB_ROOT_PNS_NODES 5000
 #define AB_ROOT_PNS_UNIT 100 /* ab_params.root_pns counts hundreds of positions */
+/* ... only when the last search of this game (since newgame) scored at
+ * least this far from even for its side, or there was none: a solve in a
+ * balanced position is nodes lost (measured: -24 [-94, +44] Elo at 20000
+ * nodes a move without this gate, docs/solver.md). */
+#define AB_ROOT_PNS_CP 150
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
 /* Threads: at most this many (the Threads option's max). */
@@ -149,6 +154,7 @@ struct ab_params {
     int aspiration;      /* AB_ASP_WINDOW, first window half-width; 0 = none */
     int contempt;        /* a draw counts this much below even for the root side */
     int root_pns;        /* AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT (SearchParams root_pns) */
+    int root_pns_cp;     /* AB_ROOT_PNS_CP */
 };
 
 extern const struct ab_params ab_default_params;
@@ -211,6 +217,7 @@ struct ab {
     size_t pns_mb;
     gmove *lostmv;
     int nlost;
+    int prev_score; /* the last search's score (its side's view); INT_MIN: none since newgame */
 };
 
 void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops,

@@ -137,3 +137,34 @@ threads_bench() {
         "$(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')x (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
 }
 threads_bench
+# The proof-number solver (search/pns.c, tests/tools/solve_bench.c): the
+# fixed endgame suites with known answers (tests/solve/<game>.suite), each
+# position within a node limit; solved and nodes are the same on every run,
+# positions per minute (of the suite's solved ones) and nodes/s are
+# medians.  A wrong answer fails the bench.
+solve_bench() { # game nodes
+    tool=build/tools/solve_bench
+    make -s "$tool" >/dev/null 2>&1 || return 0
+    : >/tmp/medan-sv.$$
+    for i in $runs; do
+        if ! "$tool" run "$1" "tests/solve/$1.suite" "$2" >>/tmp/medan-sv.$$; then
+            echo "BAD solve $1: a wrong answer" >&2
+            rm -f /tmp/medan-sv.$$
+            return 1
+        fi
+    done
+    solved=$(awk '{print $3}' /tmp/medan-sv.$$ | head -1)
+    nodes=$(awk '{print $9}' /tmp/medan-sv.$$ | head -1 | tr -d ,)
+    ppm=$(awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "positions/min,") print $i}' /tmp/medan-sv.$$ | median)
+    nps=$(awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "nodes/s") print $i}' /tmp/medan-sv.$$ | median)
+    rm -f /tmp/medan-sv.$$
+    n=$(echo $runs | wc -w)
+    echo "medan-$1 solve suite ($2 nodes each): solved $solved, $nodes nodes, median $ppm positions/min, $nps nodes/s ($n run$([ $n = 1 ] || echo s), load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
+}
+if [ $mode = quick ]; then
+    solve_bench loa 20000
+    solve_bench fetlar 20000
+else
+    solve_bench loa 200000
+    solve_bench fetlar 200000
+fi

@@ -23,7 +23,7 @@ error syntax go solve takes movetime MS or nodes N, not 'depth'
 > go solve ponder
 error syntax go solve takes movetime MS or nodes N, not 'ponder'
 > go nodes 10 solve
-error syntax go: solve comes first: go solve [movetime MS | nodes N]
+error syntax go: solve comes first: go solve, then movetime MS or nodes N
 > go solve nodes 10 movetime 10
 error syntax go solve takes movetime MS or nodes N, not both
 > go solve nodes 0
