@@ -25,9 +25,10 @@ static void usage(const struct engine *e, FILE *f)
             "       medan-%s divide <d> [--fen S] [key=value...]  the same, per root move\n"
             "       medan-%s bench [depth]       fixed search of built-in positions: nodes, nps\n"
             "       medan-%s analyze [--fen S] [--moves m...] [--depth N|--movetime MS|--nodes N]\n"
-            "                 [--multipv N] [--option Name=value]... [key=value...]\n"
+            "                 [--multipv N] [--solve] [--option Name=value]... [key=value...]\n"
             "                                  search one position, print info lines and bestmove\n"
-            "                                  (--multipv: the N best moves, one info line each)\n"
+            "                                  (--multipv: the N best moves, one info line each;\n"
+            "                                  --solve: go solve, a proven result as score win|loss N)\n"
             "       medan-%s solve [--fen S] [--movetime MS|--nodes N]\n"
             "                                  prove a win or loss (proof-number search): one line,\n"
             "                                  win|loss|unknown [in N plies] [move M] nodes N time T\n"
@@ -227,7 +228,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     char *line = xmalloc(ANALYZE_BUF), *params = xmalloc(ANALYZE_BUF);
     char *moves = xmalloc(ANALYZE_BUF), *limits = xmalloc(ANALYZE_BUF);
     size_t lp = 0, lm = 0, ll = 0, len = 0;
-    int rc = 1, over = 0, limited = 0;
+    int rc = 1, over = 0, limited = 0, solve = 0;
 
     memset(&a, 0, sizeof a);
     params[0] = moves[0] = limits[0] = '\0';
@@ -236,6 +237,8 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             c->fen = argv[++i];
+        else if (strcmp(argv[i], "--solve") == 0)
+            solve = 1;
         else if ((strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--movetime") == 0 ||
                   strcmp(argv[i], "--nodes") == 0 || strcmp(argv[i], "--multipv") == 0) &&
                  i + 1 < argc) {
@@ -305,7 +308,11 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         goto out;
     }
     len = 0;
-    buf_printf(line, ANALYZE_BUF, &len, "go%s%s", limited ? "" : " depth 8", limits);
+    if (solve) /* go solve: its own limits, a million positions by default */
+        buf_printf(line, ANALYZE_BUF, &len, "go solve%s%s", limited ? "" : " nodes 1000000",
+                   limits);
+    else
+        buf_printf(line, ANALYZE_BUF, &len, "go%s%s", limited ? "" : " depth 8", limits);
     if (feed(m, &a, "cannot search", line))
         goto out;
     mep_wait(m); /* the search has limits: it ends, with its bestmove */
