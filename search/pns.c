@@ -641,8 +641,10 @@ void pns_solve(struct pns *p, const void *pos, const uint64_t *hist, int nhist,
     memset(out, 0, sizeof *out);
     out->move = GAME_MOVE_NONE;
     p->gen++;
-    if (p->gen == 0)
+    if (p->gen == 0) { /* wrapped: entries 255 solves old would look current */
+        memset(p->tt, 0, (p->mask + 1) * BUCKET * sizeof *p->tt);
         p->gen = 1; /* 0 is a fresh table's: never current */
+    }
     p->nodes = 0;
     p->deadline_us = deadline_us;
     p->stop = stop;
