@@ -29,7 +29,8 @@ static void usage(const struct engine *e, FILE *f)
             "                                  search one position, print info lines and bestmove\n"
             "                                  (--multipv: the N best moves, one info line each;\n"
             "                                  --solve: go solve, a proven result as score win|loss N)\n"
-            "       medan-%s solve [--fen S] [--movetime MS|--nodes N]\n"
+            "       medan-%s solve [--fen S] [--movetime MS|--nodes N] [--option Name=value]...\n"
+            "                 [key=value...]\n"
             "                                  prove a win or loss (proof-number search): one line,\n"
             "                                  win|loss|unknown [in N plies] [move M] nodes N time T\n"
             "man medan-%s for the details.\n",
@@ -399,13 +400,21 @@ static int cmd_solve(struct cli *c, int argc, char **argv)
 {
     struct solve_out s;
     struct mep *m;
-    char line[MEP_MAX_LINE], limit[96] = "";
-    size_t len = 0;
+    char line[MEP_MAX_LINE], limit[96] = "", params[1024] = "";
+    size_t len = 0, lp = 0;
     int rc = 1;
     memset(&s, 0, sizeof s);
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             c->fen = argv[++i];
+        else if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
+            const char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i] || strlen(argv[i]) > 512)
+                return cli_error("--option takes Name=value");
+        } else if (strchr(argv[i], '=') && argv[i][0] != '=' && argv[i][0] != '-') {
+            if (buf_printf(params, sizeof params, &lp, " %s", argv[i]))
+                return cli_error("arguments too long");
+        }
         else if ((strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--nodes") == 0) &&
                  i + 1 < argc) {
             if (limit[0])
@@ -416,11 +425,28 @@ static int cmd_solve(struct cli *c, int argc, char **argv)
             i++;
         } else
             return cli_error("unexpected argument '%s' (usage: solve [--fen F] "
-                             "[--movetime MS|--nodes N])", argv[i]);
+                             "[--movetime MS|--nodes N] [--option Name=value]... "
+                             "[key=value...])", argv[i]);
     }
     if (c->fen && strlen(c->fen) > MEP_MAX_LINE / 2)
         return cli_error("bad position: too long");
     m = mep_new_cb(c->e, solve_out, &s);
+    for (int i = 2; i < argc; i++) /* options first, in order */
+        if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
+            const char *o = argv[++i], *eq = strchr(o, '=');
+            len = 0;
+            buf_printf(line, sizeof line, &len, "setoption name %.*s value %s", (int)(eq - o), o,
+                       eq + 1);
+            if (feed(m, &s.a, "bad option", line))
+                goto out;
+        } else if (strcmp(argv[i], "--fen") == 0 || strcmp(argv[i], "--movetime") == 0 ||
+                   strcmp(argv[i], "--nodes") == 0)
+            i++;
+    len = 0;
+    buf_printf(line, sizeof line, &len, "newgame%s", params);
+    if (feed(m, &s.a, "bad parameter", line))
+        goto out;
+    len = 0;
     if (c->fen)
         buf_printf(line, sizeof line, &len, "position fen %s", c->fen);
     else

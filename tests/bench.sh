@@ -168,3 +168,25 @@ else
     solve_bench loa 200000
     solve_bench fetlar 200000
 fi
+# 6x6 LOA from the start (the variant `newgame size=6`, when the engine has
+# it): the solver's result so far, its positions, time and memory (the
+# table is Hash MiB; the peak resident size from /usr/bin/time when there).
+loa6_bench() {
+    [ -x "$bin/medan-loa" ] || return 0
+    if ! "$bin/medan-loa" solve size=6 --nodes 1 >/dev/null 2>&1; then
+        echo "medan-loa 6x6 solve: skipped (this build has no size=6 variant)"
+        return 0
+    fi
+    if [ $mode = quick ]; then n=100000 mb=64; else n=20000000 mb=1024; fi
+    if [ -x /usr/bin/time ]; then
+        out=$(/usr/bin/time -f 'maxrss %M KiB' "$bin/medan-loa" solve size=6 --nodes $n \
+            --option Hash=$mb 2>/tmp/medan-l6.$$)
+        mem=$(tail -1 /tmp/medan-l6.$$)
+        rm -f /tmp/medan-l6.$$
+    else
+        out=$("$bin/medan-loa" solve size=6 --nodes $n --option Hash=$mb)
+        mem="maxrss unknown"
+    fi
+    echo "medan-loa 6x6 from the start ($n positions, Hash $mb MiB): $out, $mem"
+}
+loa6_bench
