@@ -322,6 +322,55 @@ static void test_mep(void **unused)
     mep_free(m);
 }
 
+/* The last "score win|loss N" of the session's output (a static copy), or "". */
+static const char *last_score(struct session *s)
+{
+    static char out[64];
+    const char *p = s->buf, *q, *last = NULL;
+    while ((q = strstr(p, " score "))) {
+        last = q + 7;
+        p = q + 1;
+    }
+    out[0] = '\0';
+    if (last) {
+        size_t n = strcspn(last, " ");
+        n += 1 + strcspn(last + n + 1, " \n");
+        snprintf(out, sizeof out, "%.*s", (int)n, last);
+    }
+    return out;
+}
+
+/* Nim through MEP: the generic alpha-beta (search/ab.c, evaluation 0) to
+ * full depth and go solve give the same proven score, win or loss, with
+ * the same distance. */
+static void test_nim_against_alpha_beta(void **unused)
+{
+    static struct session s;
+    static const char *const fens[] = {"1,2,3 1", "2,2,1 1", "3,4,5 1", "1,1,4 2", "2,3,3 1",
+                                       "0,4,4 2", "1,5,2 1"};
+    struct mep *m;
+    (void)unused;
+    pthread_mutex_init(&s.lock, NULL);
+    m = mep_new_cb(&nim_engine, out_line, &s);
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        char line[128], ab_score[64];
+        snprintf(line, sizeof line, "position fen %s", fens[i]);
+        mep_line(m, line);
+        s.len = 0;
+        s.buf[0] = '\0';
+        mep_line(m, "go depth 20");
+        mep_wait(m);
+        snprintf(ab_score, sizeof ab_score, "%s", last_score(&s));
+        s.len = 0;
+        s.buf[0] = '\0';
+        mep_line(m, "go solve nodes 1000000");
+        mep_wait(m);
+        if (!ab_score[0] || strcmp(ab_score, last_score(&s)) != 0)
+            fail_msg("nim %s: alpha-beta '%s', solver '%s'", fens[i], ab_score, last_score(&s));
+    }
+    mep_free(m);
+}
+
 /* ---- the alpha-beta root solve --------------------------------------------------------- */
 static int zero_eval(void *eng, const void *st)
 {
@@ -398,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_mep),
+        cmocka_unit_test(test_nim_against_alpha_beta),
         cmocka_unit_test(test_ab_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
