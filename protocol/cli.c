@@ -25,11 +25,16 @@ static void usage(const struct engine *e, FILE *f)
             "       medan-%s divide <d> [--fen S] [key=value...]  the same, per root move\n"
             "       medan-%s bench [depth]       fixed search of built-in positions: nodes, nps\n"
             "       medan-%s analyze [--fen S] [--moves m...] [--depth N|--movetime MS|--nodes N]\n"
-            "                 [--multipv N] [--option Name=value]... [key=value...]\n"
+            "                 [--multipv N] [--solve] [--option Name=value]... [key=value...]\n"
             "                                  search one position, print info lines and bestmove\n"
-            "                                  (--multipv: the N best moves, one info line each)\n"
+            "                                  (--multipv: the N best moves, one info line each;\n"
+            "                                  --solve: go solve, a proven result as score win|loss N)\n"
+            "       medan-%s solve [--fen S] [--movetime MS|--nodes N] [--option Name=value]...\n"
+            "                 [key=value...]\n"
+            "                                  prove a win or loss (proof-number search): one line,\n"
+            "                                  win|loss|unknown [in N plies] [move M] nodes N time T\n"
             "man medan-%s for the details.\n",
-            n, n, n, n, n, n, n);
+            n, n, n, n, n, n, n, n);
 }
 
 static int run_protocol(const struct engine *e)
@@ -224,7 +229,7 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     char *line = xmalloc(ANALYZE_BUF), *params = xmalloc(ANALYZE_BUF);
     char *moves = xmalloc(ANALYZE_BUF), *limits = xmalloc(ANALYZE_BUF);
     size_t lp = 0, lm = 0, ll = 0, len = 0;
-    int rc = 1, over = 0, limited = 0;
+    int rc = 1, over = 0, limited = 0, solve = 0;
 
     memset(&a, 0, sizeof a);
     params[0] = moves[0] = limits[0] = '\0';
@@ -233,6 +238,8 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
             c->fen = argv[++i];
+        else if (strcmp(argv[i], "--solve") == 0)
+            solve = 1;
         else if ((strcmp(argv[i], "--depth") == 0 || strcmp(argv[i], "--movetime") == 0 ||
                   strcmp(argv[i], "--nodes") == 0 || strcmp(argv[i], "--multipv") == 0) &&
                  i + 1 < argc) {
@@ -302,7 +309,11 @@ static int cmd_analyze(struct cli *c, int argc, char **argv)
         goto out;
     }
     len = 0;
-    buf_printf(line, ANALYZE_BUF, &len, "go%s%s", limited ? "" : " depth 8", limits);
+    if (solve) /* go solve: its own limits, a million positions by default */
+        buf_printf(line, ANALYZE_BUF, &len, "go solve%s%s", limited ? "" : " nodes 1000000",
+                   limits);
+    else
+        buf_printf(line, ANALYZE_BUF, &len, "go%s%s", limited ? "" : " depth 8", limits);
     if (feed(m, &a, "cannot search", line))
         goto out;
     mep_wait(m); /* the search has limits: it ends, with its bestmove */
@@ -314,6 +325,154 @@ out:
     free(params);
     free(moves);
     free(limits);
+    return rc;
+}
+
+/* solve: `go solve` in an in-process session; its lines read back into
+ * one line: win|loss|unknown [in [at most] N plies] [move M] nodes N time T. */
+struct solve_out {
+    struct analysis a;
+    char kind[128]; /* win, loss or "" */
+    long plies;
+    int bound;      /* the info string said the distance is an upper bound */
+    char move[128];
+    unsigned long long nodes;
+    long long ms;
+};
+
+/* The value after `key ` in an info line, as a token (or ""). */
+static void info_token(const char *line, const char *key, char *out, size_t n)
+{
+    const char *p = strstr(line, key);
+    size_t len = 0;
+    out[0] = '\0';
+    if (!p)
+        return;
+    p += strlen(key);
+    while (p[len] && p[len] != ' ' && len + 1 < n)
+        len++;
+    memcpy(out, p, len);
+    out[len] = '\0';
+}
+
+static void solve_out(void *ctx, const char *line)
+{
+    struct solve_out *s = ctx;
+    char tok[128];
+    if (str_prefix(line, "info ")) {
+        info_token(line, " nodes ", tok, sizeof tok);
+        if (tok[0])
+            s->nodes = strtoull(tok, NULL, 10);
+        info_token(line, " time ", tok, sizeof tok);
+        if (tok[0])
+            s->ms = strtoll(tok, NULL, 10);
+        info_token(line, " score ", tok, sizeof tok);
+        if (strcmp(tok, "win") == 0 || strcmp(tok, "loss") == 0) {
+            snprintf(s->kind, sizeof s->kind, "%s", tok);
+            info_token(line, tok[0] == 'w' ? " score win " : " score loss ", tok, sizeof tok);
+            s->plies = strtol(tok, NULL, 10);
+            info_token(line, " pv ", s->move, sizeof s->move);
+        }
+        if (strstr(line, "an upper bound"))
+            s->bound = 1;
+        return;
+    }
+    if (str_prefix(line, "bestmove ")) {
+        s->a.bestmove = 1;
+        if (!s->kind[0])
+            info_token(line, "bestmove ", s->move, sizeof s->move);
+        return;
+    }
+    if (strcmp(line, "ok") == 0)
+        return;
+    if (str_prefix(line, "error ")) {
+        snprintf(s->a.error, sizeof s->a.error, "%s", line);
+        return;
+    }
+    if (str_prefix(line, "result ")) {
+        snprintf(s->a.result, sizeof s->a.result, "%s", line);
+        return;
+    }
+    fprintf(stderr, "%s: %s\n", progname, line);
+}
+
+static int cmd_solve(struct cli *c, int argc, char **argv)
+{
+    struct solve_out s;
+    struct mep *m;
+    char line[MEP_MAX_LINE], limit[96] = "", params[1024] = "";
+    size_t len = 0, lp = 0;
+    int rc = 1;
+    memset(&s, 0, sizeof s);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--fen") == 0 && i + 1 < argc)
+            c->fen = argv[++i];
+        else if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
+            const char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i] || strlen(argv[i]) > 512)
+                return cli_error("--option takes Name=value");
+        } else if (strchr(argv[i], '=') && argv[i][0] != '=' && argv[i][0] != '-') {
+            if (buf_printf(params, sizeof params, &lp, " %s", argv[i]))
+                return cli_error("arguments too long");
+        }
+        else if ((strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--nodes") == 0) &&
+                 i + 1 < argc) {
+            if (limit[0])
+                return cli_error("solve takes one limit: --movetime MS or --nodes N");
+            if (strlen(argv[i + 1]) > 40)
+                return cli_error("%s: value too long", argv[i]);
+            snprintf(limit, sizeof limit, " %s %s", argv[i] + 2, argv[i + 1]);
+            i++;
+        } else
+            return cli_error("unexpected argument '%s' (usage: solve [--fen F] "
+                             "[--movetime MS|--nodes N] [--option Name=value]... "
+                             "[key=value...])", argv[i]);
+    }
+    if (c->fen && strlen(c->fen) > MEP_MAX_LINE / 2)
+        return cli_error("bad position: too long");
+    m = mep_new_cb(c->e, solve_out, &s);
+    for (int i = 2; i < argc; i++) /* options first, in order */
+        if (strcmp(argv[i], "--option") == 0 && i + 1 < argc) {
+            const char *o = argv[++i], *eq = strchr(o, '=');
+            len = 0;
+            buf_printf(line, sizeof line, &len, "setoption name %.*s value %s", (int)(eq - o), o,
+                       eq + 1);
+            if (feed(m, &s.a, "bad option", line))
+                goto out;
+        } else if (strcmp(argv[i], "--fen") == 0 || strcmp(argv[i], "--movetime") == 0 ||
+                   strcmp(argv[i], "--nodes") == 0)
+            i++;
+    len = 0;
+    buf_printf(line, sizeof line, &len, "newgame%s", params);
+    if (feed(m, &s.a, "bad parameter", line))
+        goto out;
+    len = 0;
+    if (c->fen)
+        buf_printf(line, sizeof line, &len, "position fen %s", c->fen);
+    else
+        buf_printf(line, sizeof line, &len, "position start");
+    if (feed(m, &s.a, NULL, line) || feed(m, &s.a, "result", "result"))
+        goto out;
+    if (s.a.result[0] && strcmp(s.a.result, "result none") != 0) {
+        /* the game is over: nothing to prove */
+        printf("%s\n", s.a.result);
+        rc = 0;
+        goto out;
+    }
+    len = 0;
+    buf_printf(line, sizeof line, &len, "go solve%s", limit);
+    if (feed(m, &s.a, "cannot solve", line))
+        goto out;
+    mep_wait(m);
+    if (s.kind[0])
+        printf("%s in %s%ld plies move %s nodes %llu time %lld\n", s.kind,
+               s.bound ? "at most " : "", s.plies, s.move, s.nodes, s.ms);
+    else
+        printf("unknown%s%s nodes %llu time %lld\n", s.move[0] ? " move " : "", s.move,
+               s.nodes, s.ms);
+    rc = 0;
+out:
+    mep_free(m);
     return rc;
 }
 
@@ -338,6 +497,8 @@ int mep_main(const struct engine *e, int argc, char **argv)
         return cmd_bench(&c, argc, argv);
     if (strcmp(argv[1], "analyze") == 0)
         return cmd_analyze(&c, argc, argv);
+    if (strcmp(argv[1], "solve") == 0)
+        return cmd_solve(&c, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(e, stdout);

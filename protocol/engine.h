@@ -41,6 +41,7 @@ struct engine {
     const char *author;
     size_t size;           /* bytes of the engine object (calloc'd by mep) */
     bool multipv;          /* honours go multipv k > 1 (else: not_supported) */
+    bool solve;            /* honours go solve (req->lim.solve; else: not_supported) */
     const struct opt_spec *options; /* NULL-name terminated */
 
     /* Called once after the object is zeroed and defaults applied. */

@@ -742,6 +742,14 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
         int64_t v;
         int seat;
         char rest[16];
+        if (strcmp(k, "solve") == 0) {
+            if (i != 1)
+                return fail(m, "syntax", "go: solve comes first: go solve, then movetime MS or nodes N");
+            l->solve = true;
+            continue;
+        }
+        if (l->solve && strcmp(k, "movetime") != 0 && strcmp(k, "nodes") != 0)
+            return fail(m, "syntax", "go solve takes movetime MS or nodes N, not '%s'", k);
         if (strcmp(k, "infinite") == 0) {
             l->infinite = true;
             any = 1;
@@ -751,6 +759,7 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
             l->ponder = true;
             continue;
         }
+
         if (i + 1 >= argc)
             return fail(m, "syntax", "go: '%s' needs a value", k);
         if (sscanf(k, "p%d%15s", &seat, rest) == 2 && seat >= 1 && seat <= GAME_MAX_SEATS &&
@@ -799,7 +808,9 @@ static int parse_limits(struct mep *m, int argc, char **argv, struct limits *l)
     if (clocks && !any && (mover < 1 || mover > nseats || l->time[mover] < 0))
         return fail(m, "bad_value", "go: clocks given but none for seat %d, the seat to move",
                     mover);
-    if (!any && !clocks)
+    if (l->solve && l->movetime >= 0 && l->nodes)
+        return fail(m, "syntax", "go solve takes movetime MS or nodes N, not both");
+    if (!any && !clocks && !l->solve) /* go solve alone: until proven or stopped */
         l->infinite = true;
     l->overhead_ms = m->lib.move_overhead;
     return 0;
@@ -818,6 +829,8 @@ static int c_go(struct mep *m, int argc, char **argv)
     n = game_gen_moves(m->g, cur(m), m->legal);
     if (n == 0)
         return fail(m, "not_supported", "no decision to take in this position");
+    if (l.solve && !m->e->solve)
+        return fail(m, "not_supported", "go solve: this engine has no solver");
     if (l.multipv > 1 && !m->e->multipv)
         return fail(m, "not_supported", "go: multipv: this engine reports one line");
     memset(&m->req, 0, sizeof m->req);
@@ -891,7 +904,7 @@ static const struct command commands[] = {
     {"perft", c_perft, 0, "perft <d> -> perft <d> <count> time <ms> nps <n>"},
     {"divide", c_perft, 0, "divide <d> -> perft <d> move <m> <count> per move, then the total"},
     {"eval", c_eval, 0, "-> eval <score> [terms...]: static evaluation, side to move's view"},
-    {"go", c_go, 0, "go [p<i>time p<i>inc movestogo movetime depth nodes infinite ponder multipv]"},
+    {"go", c_go, 0, "go [p<i>time p<i>inc movestogo movetime depth nodes infinite ponder multipv] | go solve [movetime MS | nodes N]"},
     {"stop", c_stop, 1, "stop the search -> bestmove"},
     {"ponderhit", c_ponderhit, 1, "the pondered move was played: search on with the clock"},
     {"help", c_help, 1, "help [command] -> log lines: the commands, or one command's help"},

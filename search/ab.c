@@ -10,6 +10,7 @@
 #include "ab.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ const struct ab_params ab_default_params = {
     .fut_depth = AB_FUT_MAX_DEPTH,
     .fut_margin = AB_FUT_MARGIN,
     .aspiration = AB_ASP_WINDOW,
+    .root_pns = AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT,
+    .root_pns_cp = AB_ROOT_PNS_CP,
 };
 
 /* The per-thread buffers (one state, move list and score list a ply, the
@@ -95,7 +98,9 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
         die("out of memory for the transposition table");
     ab->ttp = &ab->tt;
     ab->threads = 1;
-    if (alloc_buffers(ab))
+    ab->pns_mb = hash_mb;
+    ab->prev_score = INT_MIN;
+    if (alloc_buffers(ab) || !(ab->lostmv = malloc((size_t)g->max_moves * sizeof *ab->lostmv)))
         die("out of memory");
     pthread_mutex_init(&ab->done_lock, NULL);
 }
@@ -117,6 +122,10 @@ void ab_free(struct ab *ab)
     pthread_mutex_destroy(&ab->done_lock);
     tt_free(&ab->tt);
     free_buffers(ab);
+    if (ab->pns)
+        pns_free(ab->pns);
+    free(ab->pns);
+    free(ab->lostmv);
 }
 
 int ab_set_threads(struct ab *ab, int n)
@@ -161,11 +170,18 @@ int ab_resize(struct ab *ab, size_t mb)
         return -1; /* the old table stays */
     tt_free(&ab->tt);
     ab->tt = t;
+    ab->pns_mb = mb;
+    if (ab->pns) { /* the solver's table follows at its next use */
+        pns_free(ab->pns);
+        free(ab->pns);
+        ab->pns = NULL;
+    }
     return 0;
 }
 
 void ab_clear(struct ab *ab)
 {
+    ab->prev_score = INT_MIN;
     tt_clear(&ab->tt);
     memset(ab->history, 0, sizeof ab->history);
     memset(ab->killers, 0, sizeof ab->killers);
@@ -305,8 +321,12 @@ static void check_time(struct ab *ab)
 
 static int excluded(const struct ab *ab, gmove m)
 {
+    const struct ab *main = ab->main ? ab->main : ab;
     for (int i = 0; i < ab->nexcluded; i++)
         if (ab->excluded[i] == m)
+            return 1;
+    for (int i = 0; i < main->nlost; i++) /* proven lost by the root solve */
+        if (main->lostmv[i] == m)
             return 1;
     return 0;
 }
@@ -830,8 +850,71 @@ static void mpv_sort(struct mpv_line *l, int n)
         }
 }
 
+int ab_solver(struct ab *ab)
+{
+    static const struct pns_ops none;
+    struct pns_ops ops = none;
+    if (ab->pns)
+        return 0;
+    if (!(ab->pns = malloc(sizeof *ab->pns)))
+        return -1;
+    ops.terminal = ab->ops->terminal;
+    ops.key = ab->ops->solve_key;
+    if (pns_init(ab->pns, ab->game, &ops, ab->pns_mb)) {
+        free(ab->pns);
+        ab->pns = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+gmove ab_solve(struct ab *ab, const struct search_req *req)
+{
+    if (ab_solver(ab)) {
+        search_info(req, "string cannot allocate %zu MiB for the solver's table", ab->pns_mb);
+        return GAME_MOVE_NONE;
+    }
+    return pns_go(ab->pns, req);
+}
+
+/* The root solve before iterative deepening (AB_ROOT_PNS_NODES): the moves
+ * it proves lost go to ab->lostmv unless every move is lost; *pres its
+ * result (PNS_UNKNOWN when it did not run). */
+static void root_solve(struct ab *ab, const struct search_req *req, const struct timeman *tm,
+                       const gmove *rootmv, int nroot, int multipv, struct pns_result *pres)
+{
+    uint64_t budget = (uint64_t)ab->par.root_pns * AB_ROOT_PNS_UNIT;
+    unsigned char *lost;
+    int nl = 0;
+    int64_t deadline = 0;
+    memset(pres, 0, sizeof *pres);
+    pres->status = PNS_UNKNOWN;
+    pres->move = GAME_MOVE_NONE;
+    ab->nlost = 0;
+    if (ab->node_limit && ab->node_limit / 10 < budget)
+        budget = ab->node_limit / 10;
+    if (ab->prev_score != INT_MIN && abs(ab->prev_score) < ab->par.root_pns_cp)
+        return; /* balanced when last searched: no proof near */
+    if (!budget || nroot < 2 || multipv > 1 || ab_solver(ab) || !(lost = malloc((size_t)nroot)))
+        return;
+    /* an eighth of the hard limit at most, none while pondering */
+    if (tm->hard_us >= 0 && !(req->pondering && atomic_load(req->pondering)))
+        deadline = tm->start_us + tm->hard_us / 8 + 1;
+    pns_root_check(ab->pns, req->pos, req->hist, req->nhist, budget,
+                   deadline, req->stop, rootmv, nroot, lost, pres);
+    for (int i = 0; i < nroot; i++)
+        nl += lost[i];
+    if (nl < nroot)
+        for (int i = 0; i < nroot; i++)
+            if (lost[i])
+                ab->lostmv[ab->nlost++] = rootmv[i];
+    ab->nodes += pres->nodes;
+    free(lost);
+}
+
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
 {
+    struct pns_result pres;
     struct timeman tm;
     gmove best = GAME_MOVE_NONE, *rootmv = ply_moves(ab, AB_MAX_PLY + 1);
     gmove bestpv[AB_MAX_PLY + 1];
@@ -873,6 +956,14 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
+    root_solve(ab, req, &tm, rootmv, nroot, multipv, &pres);
+    for (int i = 0; i < nroot && ab->nlost; i++)
+        if (!excluded(ab, rootmv[i])) {
+            best = rootmv[i]; /* a move not proven lost, should no iteration end */
+            break;
+        }
+    if (pres.status == PNS_WIN && maxdepth > pres.plies + 2)
+        maxdepth = pres.plies + 2; /* alpha-beta's own proof, if any, by then */
     start_helpers(ab, req, maxdepth);
 
     for (int depth = 1; depth <= maxdepth; depth++) {
@@ -937,6 +1028,18 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
             break;
     }
     end_helpers(ab);
+    if (pres.status == PNS_WIN && pres.move != GAME_MOVE_NONE &&
+        !(completed && score >= AB_WIN_BOUND && AB_WIN - score <= pres.plies) &&
+        !(ab->done_depth > completed && ab->done_score >= AB_WIN_BOUND &&
+          AB_WIN - ab->done_score <= pres.plies)) {
+        /* the solver proved a win alpha-beta did not see (as short): its
+         * move, with its exact or bounded distance */
+        best = pres.move;
+        bestpv[0] = best;
+        bestpvlen = 1;
+        ab->done_depth = 0;
+        report(ab, &tm, completed > 0 ? completed : 1, 1, AB_WIN - pres.plies, bestpv, 1);
+    }
     if (ab->done_depth > completed && multipv == 1 && ab->done_pvlen > 0) {
         /* a helper completed a deeper iteration than the main search: the
          * deepest completed result is the move */
@@ -947,6 +1050,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         report(ab, &tm, ab->done_depth, 1, ab->done_score, bestpv, bestpvlen);
     }
     free(mpv);
+    if (completed > 0)
+        ab->prev_score = score;
     if (bestpvlen > 1)
         *ponder = bestpv[1];
     ab->req = NULL;

@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "pns.h"
 #include "request.h"
 #include "tt.h"
 
@@ -47,6 +48,9 @@ struct ab_ops {
      * set *outcome to +1 (side to move has won), -1 (lost) or 0 (draw);
      * else return 0.  NULL: game->result without history. */
     int (*terminal)(const void *st, int *outcome);
+    /* The proof-number solver's table key (pns_ops.key): the position with
+     * whatever counter the game's hash leaves out.  NULL: game->hash. */
+    uint64_t (*solve_key)(const void *st);
 };
 
 /* ---- tunables, Ethereal style: every number the search decides by ------- */
@@ -131,6 +135,18 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * cost more than the search). */
 #define AB_NL_HELPER_NODES 1024
 #define AB_NL_SLACK_THREAD 4
+/* The proof-number solver at the root (search/pns.h): before iterative
+ * deepening, a df-pn solve of at most this many positions (a tenth of a
+ * `go nodes` limit if less); a proven win caps the depth and is played
+ * if alpha-beta does not prove one, and the moves it proves lost are not
+ * searched unless every move is.  0: none. */
+#define AB_ROOT_PNS_NODES 5000
+#define AB_ROOT_PNS_UNIT 100 /* ab_params.root_pns counts hundreds of positions */
+/* ... only when the last search of this game (since newgame) scored at
+ * least this far from even for its side, or there was none: a solve in a
+ * balanced position is nodes lost (measured: -24 [-94, +44] Elo at 20000
+ * nodes a move without this gate, docs/solver.md). */
+#define AB_ROOT_PNS_CP 150
 /* The most root moves multipv shows. */
 #define AB_MAX_MULTIPV 64
 /* Threads: at most this many (the Threads option's max). */
@@ -158,6 +174,8 @@ struct ab_params {
     int fut_margin;      /* AB_FUT_MARGIN, per depth */
     int aspiration;      /* AB_ASP_WINDOW, first window half-width; 0 = none */
     int contempt;        /* a draw counts this much below even for the root side */
+    int root_pns;        /* AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT (SearchParams root_pns) */
+    int root_pns_cp;     /* AB_ROOT_PNS_CP */
 };
 
 extern const struct ab_params ab_default_params;
@@ -222,6 +240,13 @@ struct ab {
     int root_score;     /* the score of pv[0][0] at the root */
     gmove pv[AB_MAX_PLY + 1][AB_MAX_PLY + 1];
     int pvlen[AB_MAX_PLY + 1];
+    /* the solver (main search only; made at its first use, its table of
+     * pns_mb MiB), the root moves it proved lost in this search */
+    struct pns *pns;
+    size_t pns_mb;
+    gmove *lostmv;
+    int nlost;
+    int prev_score; /* the last search's score (its side's view); INT_MIN: none since newgame */
 };
 
 void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops,
@@ -236,6 +261,13 @@ int ab_set_threads(struct ab *ab, int n);
 void ab_clear(struct ab *ab); /* newgame */
 /* Full search for `go`: info lines, time management, returns best move. */
 gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder);
+/* `go solve`: the proof-number solver on req's position (pns_go); its
+ * table the Hash size, made at the first solve.  GAME_MOVE_NONE and an
+ * info string when its memory cannot be had. */
+gmove ab_solve(struct ab *ab, const struct search_req *req);
+/* The solver's object and table (ab->pns), made at the first use; 0, or
+ * -1 when its memory cannot be had. */
+int ab_solver(struct ab *ab);
 /* Sort mv[from..n) (n <= the game's max_moves) with their scores sc, the
  * highest score first, equal scores later-listed first: the order the
  * search tries a node's moves in after the first AB_PICK_LAZY. */

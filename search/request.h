@@ -35,6 +35,7 @@ struct limits {
     int multipv;                      /* 1 default */
     bool infinite;                    /* also set when no limit given */
     bool ponder;
+    bool solve;                       /* go solve: the proof-number solver (search/pns.h) */
     int64_t overhead_ms;              /* MoveOverhead: kept in hand per move */
 };
 

@@ -137,3 +137,56 @@ threads_bench() {
         "$(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')x (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
 }
 threads_bench
+# The proof-number solver (search/pns.c, tests/tools/solve_bench.c): the
+# fixed endgame suites with known answers (tests/solve/<game>.suite), each
+# position within a node limit; solved and nodes are the same on every run,
+# positions per minute (of the suite's solved ones) and nodes/s are
+# medians.  A wrong answer fails the bench.
+solve_bench() { # game nodes
+    tool=build/tools/solve_bench
+    make -s "$tool" >/dev/null 2>&1 || return 0
+    : >/tmp/medan-sv.$$
+    for i in $runs; do
+        if ! "$tool" run "$1" "tests/solve/$1.suite" "$2" >>/tmp/medan-sv.$$; then
+            echo "BAD solve $1: a wrong answer" >&2
+            rm -f /tmp/medan-sv.$$
+            return 1
+        fi
+    done
+    solved=$(awk '{print $3}' /tmp/medan-sv.$$ | head -1)
+    nodes=$(awk '{print $9}' /tmp/medan-sv.$$ | head -1 | tr -d ,)
+    ppm=$(awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "positions/min,") print $i}' /tmp/medan-sv.$$ | median)
+    nps=$(awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "nodes/s") print $i}' /tmp/medan-sv.$$ | median)
+    rm -f /tmp/medan-sv.$$
+    n=$(echo $runs | wc -w)
+    echo "medan-$1 solve suite ($2 nodes each): solved $solved, $nodes nodes, median $ppm positions/min, $nps nodes/s ($n run$([ $n = 1 ] || echo s), load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
+}
+if [ $mode = quick ]; then
+    solve_bench loa 20000
+    solve_bench fetlar 20000
+else
+    solve_bench loa 200000
+    solve_bench fetlar 200000
+fi
+# 6x6 LOA from the start (the variant `newgame size=6`, when the engine has
+# it): the solver's result so far, its positions, time and memory (the
+# table is Hash MiB; the peak resident size from /usr/bin/time when there).
+loa6_bench() {
+    [ -x "$bin/medan-loa" ] || return 0
+    if ! "$bin/medan-loa" solve size=6 --nodes 1 >/dev/null 2>&1; then
+        echo "medan-loa 6x6 solve: skipped (this build has no size=6 variant)"
+        return 0
+    fi
+    if [ $mode = quick ]; then n=100000 mb=64; else n=20000000 mb=1024; fi
+    if [ -x /usr/bin/time ]; then
+        out=$(/usr/bin/time -f 'maxrss %M KiB' "$bin/medan-loa" solve size=6 --nodes $n \
+            --option Hash=$mb 2>/tmp/medan-l6.$$)
+        mem=$(tail -1 /tmp/medan-l6.$$)
+        rm -f /tmp/medan-l6.$$
+    else
+        out=$("$bin/medan-loa" solve size=6 --nodes $n --option Hash=$mb)
+        mem="maxrss unknown"
+    fi
+    echo "medan-loa 6x6 from the start ($n positions, Hash $mb MiB): $out, $mem"
+}
+loa6_bench

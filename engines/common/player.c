@@ -44,7 +44,7 @@ void abp_newgame(struct ab_player *p)
 static const struct named_int search_names[] = {
     P(null_min_depth), P(null_reduction), P(lmr_min_depth), P(lmr_min_moves),
     P(futility_margin), P(lmp_depth), P(lmp_moves), P(fut_depth), P(fut_margin),
-    P(aspiration),
+    P(aspiration), P(root_pns), P(root_pns_cp),
 };
 #undef P
 
@@ -144,6 +144,8 @@ static gmove go_greedy(struct ab_player *p, const void *pos)
 gmove abp_go(struct ab_player *p, const struct search_req *req, gmove *ponder)
 {
     *ponder = GAME_MOVE_NONE;
+    if (req->lim.solve) /* go solve: whatever the Strategy */
+        return ab_solve(&p->ab, req);
     if (strcmp(p->strategy, "random") == 0) {
         gmove *mv = game_move_buf(p->ab.game), m;
         int n = game_gen_moves(p->ab.game, req->pos, mv);

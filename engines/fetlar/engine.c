@@ -99,6 +99,14 @@ static int terminal(const void *st, int *outcome)
     return 1;
 }
 
+/* The solver's key: the 100-ply rule makes the quiet-ply count part of a
+ * position's result, and the game's hash leaves it out. */
+static uint64_t solve_key(const void *st)
+{
+    const struct fetlar_state *s = st;
+    return s->hash ^ ((uint64_t)s->quiet + 1) * 0xd6e8feb86659fd93ULL;
+}
+
 static const struct ab_ops fetlar_ab_ops = {
     .eval = ev,
     .is_tactical = is_tactical,
@@ -106,6 +114,7 @@ static const struct ab_ops fetlar_ab_ops = {
     .gen_tactical = gen_tactical,
     .null_move = null_move,
     .terminal = terminal,
+    .solve_key = solve_key,
 };
 
 static void init(void *eng)
@@ -190,6 +199,7 @@ const struct engine fetlar_engine = {
     .author = "the Medan developers",
     .size = sizeof(struct fetlar_engine),
     .multipv = true,
+    .solve = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,

@@ -143,6 +143,7 @@ const struct engine loa_engine = {
     .author = "the Medan developers",
     .size = sizeof(struct loa_engine),
     .multipv = true,
+    .solve = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,

@@ -263,6 +263,9 @@ check(str(ns['v']) == bar_v and (not cpn or ns['v'] == (int(cpn.group(1)) if ns[
       'the eval bar converts the side to move\'s score (%s, seat %d to move) to Black\'s side (%s)' % (ns['text'], ns['side'], bar_v))
 conv = js("return [scoreValue('cp 35', 1, 2), scoreValue('cp 35', 2, 2), scoreValue('win 3', 2, 2), scoreValue('loss 4', 1, 2), scoreValue('cp 5', 1, 3)]")
 check(conv == [35, -35, -99997, -99996, None], 'scores: side to move to the first seat\'s side (%s)' % conv)
+said = js("return [mepScore('win 7'), mepScore('loss 1'), mepScore('cp 35'), mepScore(undefined)]")
+check(said == ['win in 7 plies (proven)', 'loss in 1 ply (proven)', 'cp 35', None],
+      'a proven score shown as such (%s)' % said)
 # evaluate the line to depth 2, then click a point of the graph
 d.find_element(By.ID, 'sweep-depth').send_keys('2')
 click('#sweep')

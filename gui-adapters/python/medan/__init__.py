@@ -14,6 +14,7 @@ from .types import (EngineError, EngineTerminated, EngineTimeout, MepError,
                     UnknownOptionError, IllegalMoveError, IllegalPositionError,
                     GameOverError, BusyError, NotSupportedError, ERROR_CODES,
                     Score, PovScore, Info, Limit, Option, Result, Eval, PlayResult,
+                    SolveResult,
                     parse_info)
 from .engine import Engine, Analysis, find_program
 from .position import Position, rules_engine, close_rules_engines
@@ -22,7 +23,7 @@ __version__ = "0.1"
 
 __all__ = [
     "Engine", "Analysis", "Position", "Limit", "Info", "Score", "PovScore",
-    "Option", "Result", "Eval", "PlayResult", "parse_info", "find_program",
+    "Option", "Result", "Eval", "PlayResult", "SolveResult", "parse_info", "find_program",
     "rules_engine", "close_rules_engines",
     "EngineError", "EngineTerminated", "EngineTimeout", "MepError",
     "UnknownCommandError", "SyntaxError_", "BadValueError", "UnknownOptionError",

@@ -28,7 +28,7 @@ import threading
 import time as _time
 
 from .types import (EngineError, EngineTerminated, EngineTimeout, Info, Limit,
-                    Option, PlayResult, Result, Eval, UnknownOptionError,
+                    Option, PlayResult, Result, Eval, SolveResult, UnknownOptionError,
                     check_text, check_token, error_from_line, parse_info)
 
 __all__ = ["Engine", "Analysis", "find_program"]
@@ -676,6 +676,35 @@ class Engine:
             raise ValueError("play needs a finite Limit (depth, nodes, time or clock)")
         with self.analysis(position, limit) as an:
             return an.wait()
+
+    def solve(self, position=None, nodes=None, time=None):
+        """Prove a win or loss with the engine's proof-number solver (``go
+        solve``, LOA and Fetlar) within ``nodes`` positions or ``time``
+        seconds (one of them, required); a SolveResult.  An engine without a
+        solver raises NotSupportedError."""
+        if (nodes is None) == (time is None):
+            raise ValueError("solve needs one limit: nodes or time")
+        limit = Limit(nodes=nodes, time=time)
+        with self._cmdlock:
+            self._idle_check()
+            turn = None
+            if position is not None:
+                self.set_position(position)
+                turn = position.turn_hint()
+            an = Analysis(self, " ".join(["go", "solve"] + limit.args()), turn, limit)
+            self.send_line(an.command)
+            self._analysis = an
+        with an:
+            best = an.wait()
+        info = an.info
+        sc = info.get("score")
+        move = best.move if best is not None else None
+        if sc is not None and sc.relative.is_proven():
+            rel = sc.relative
+            status, plies = ("win", rel.win) if rel.win is not None else ("loss", rel.loss)
+            exact = "upper bound" not in info.get("string", "")
+            return SolveResult(status, plies, exact, move, info.get("nodes"))
+        return SolveResult("unknown", None, True, move, info.get("nodes"))
 
     def _sync(self):
         """After a stop: read to a pong, dropping a racing ``ok``."""

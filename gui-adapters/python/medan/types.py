@@ -205,6 +205,14 @@ class Score:
     def __repr__(self):
         return "Score(%s)" % str(self).replace(" ", "=")
 
+    def describe(self):
+        """For people: ``win in 7``, ``loss in 4`` (plies, proven), ``cp 12``."""
+        if self.win is not None:
+            return "win in %d" % self.win
+        if self.loss is not None:
+            return "loss in %d" % self.loss
+        return "cp %d" % self.cp
+
 
 class PovScore:
     """An engine's score with the seat it is relative to.
@@ -539,6 +547,35 @@ class Eval:
 
     def __repr__(self):
         return "Eval(score=%d, terms=%r)" % (self.score, self.terms)
+
+
+class SolveResult:
+    """What ``Engine.solve`` returns (``go solve``, the proof-number solver):
+    ``status`` ``"win"``, ``"loss"`` (for the side to move) or ``"unknown"``;
+    ``plies`` to the end when proven (None when unknown), ``exact`` False when
+    ``plies`` is only an upper bound; ``move`` the proving move (a loss: the
+    longest resistance; unknown: the most promising), ``nodes``, and
+    ``score`` the proven Score (None when unknown)."""
+
+    def __init__(self, status, plies=None, exact=True, move=None, nodes=None):
+        if status not in ("win", "loss", "unknown"):
+            raise ValueError("status is win, loss or unknown, not %r" % (status,))
+        self.status, self.plies, self.exact = status, plies, exact
+        self.move, self.nodes = move, nodes
+
+    @property
+    def score(self):
+        if self.status == "unknown":
+            return None
+        return Score(**{self.status: self.plies})
+
+    def __str__(self):
+        if self.status == "unknown":
+            return "unknown"
+        return "%s in %s%d" % (self.status, "" if self.exact else "at most ", self.plies)
+
+    def __repr__(self):
+        return "SolveResult(%s, move=%r, nodes=%r)" % (str(self), self.move, self.nodes)
 
 
 class PlayResult:

@@ -79,7 +79,7 @@ class TestLoa(unittest.TestCase):
         # docs/protocol.md's `go depth 4` transcript
         info = self.e.analyse(Position("loa"), Limit(depth=4))
         self.assertEqual(info["depth"], 4)
-        self.assertEqual(info["nodes"], 9823)
+        self.assertEqual(info["nodes"], 14884)  # with the root solve's 5000 positions
         self.assertEqual(info["score"].relative, Score(cp=32))
         self.assertEqual(info["score"].pov(2), Score(cp=-32))
         self.assertEqual(info["pv"], ["g8-g6", "h7-f7", "b8-b6", "h2-f2"])
@@ -170,6 +170,35 @@ class TestLoa(unittest.TestCase):
         self.assertEqual(sorted(q.legal_moves()), sorted(p.legal_moves()))
         self.assertEqual(p.pop(), "a2-c2")
         self.assertEqual(p.turn(), 2)
+
+
+class TestSolve(unittest.TestCase):
+    # go solve (search/pns.c): the positions of tests/transcripts/*/solve.t
+    def test_loa_win_loss_unknown(self):
+        with medan.Engine.popen("medan-loa") as e:
+            r = e.solve(Position("loa", fen="1w5w/1w6/2w2b2/8/b7/3w2w1/8/7w b"), nodes=100000)
+            self.assertEqual((r.status, r.plies, r.exact, r.move), ("win", 5, True, "a4xc6"))
+            self.assertEqual(str(r), "win in 5")
+            self.assertEqual(r.score, Score(win=5))
+            self.assertEqual(r.score.describe(), "win in 5")
+            r = e.solve(Position("loa", fen="ww6/8/8/8/8/4b3/7b/6w1 w"), nodes=100000)
+            self.assertEqual((r.status, r.plies, r.move), ("loss", 4, "b8-a7"))
+            self.assertEqual(r.score.describe(), "loss in 4")
+            r = e.solve(Position("loa"), nodes=5000)
+            self.assertEqual((r.status, r.score, str(r)), ("unknown", None, "unknown"))
+            self.assertEqual(r.nodes, 5061)
+            self.assertRaises(ValueError, e.solve, Position("loa"))
+            self.assertRaises(ValueError, e.solve, Position("loa"), nodes=5, time=1)
+            e.ping()
+
+    def test_fetlar_and_unsupported(self):
+        with medan.Engine.popen("medan-fetlar") as e:
+            fen = "/5tt4/3T7/4t1tt3/11/7T1t1/1tT6t1/5t2t2/5t5/3t2t1t2/1t1t3K3/1tt2tT4/ w 26"
+            r = e.solve(Position("fetlar", fen=fen), nodes=100000)
+            self.assertEqual((r.status, r.plies, r.move), ("win", 3, "h10-k10"))
+        with medan.Engine.popen("medan-palagan") as e:
+            self.assertRaises(medan.NotSupportedError, e.solve, Position("palagan"), nodes=10)
+            e.ping()
 
 
 class TestFetlar(unittest.TestCase):

@@ -178,6 +178,14 @@ function scoreValue(text, tm, nseats) {
   return tm === 1 ? v : -v;
 }
 
+/* An MEP score for people: a proven result says so ("win 7" -> "win in 7
+ * (proven)"), a cp score stays as sent. */
+function mepScore(text) {
+  const m = /^(win|loss)\s+(\d+)$/.exec(text || '');
+  if (!m) return text;
+  return m[1] + ' in ' + m[2] + (m[2] === '1' ? ' ply' : ' plies') + ' (proven)';
+}
+
 function scoreText(v) {
   if (v === null || v === undefined) return '';
   if (Math.abs(v) > 50000) {

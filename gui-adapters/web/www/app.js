@@ -278,7 +278,7 @@ function show(st) {
     $('analysis').innerHTML = '';
     if (st.mode === 'play' && st.info && st.info.length && st.info_seat) {
       const l = st.info[0];
-      html('div', {}, $('analysis'), 'Engine: depth ' + l.depth + ', ' + l.score + ', nodes ' +
+      html('div', {}, $('analysis'), 'Engine: depth ' + l.depth + ', ' + mepScore(l.score) + ', nodes ' +
            l.nodes + ', pv ' + l.pv);
     }
   }
@@ -810,7 +810,7 @@ function showAnalysis(st) {
   const ol = html('ol', { id: 'pv-lines' }, a);
   for (const l of st.info || []) {
     const li = html('li', { 'data-multipv': l.multipv }, ol,
-                    `depth ${l.depth} \u00B7 ${l.score || '-'} \u00B7 nodes ${l.nodes} \u00B7 ${l.pv}`);
+                    `depth ${l.depth} \u00B7 ${mepScore(l.score) || '-'} \u00B7 nodes ${l.nodes} \u00B7 ${l.pv}`);
     li.style.borderLeft = '6px solid ' + PV_COLOURS[(l.multipv - 1) % PV_COLOURS.length];
   }
   $('analyse-start').disabled = st.analysing || !!st.result;

@@ -83,6 +83,7 @@ const struct engine nim_engine = {
     .author = "the Medan developers",
     .size = sizeof(struct nim_engine),
     .multipv = true,
+    .solve = true,
     .options = options,
     .init = init,
     .destroy = abp_engine_destroy,
