@@ -83,6 +83,8 @@ struct sess {
     uint64_t seed;           /* Battalion deal seed: never sent to the page */
     int seed_given;
     int64_t last_seen;
+    int64_t created;
+    char addr[48];           /* the creating page's address (the cap per address) */
     int listeners;
     pthread_t worker;
     int has_worker;

@@ -169,21 +169,23 @@ static void mh_changed(void *ctx)
     pthread_mutex_unlock(&s->mu);
 }
 
-static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t n);
+static int sess_create_req(json_t *req, const char *addr, char *id, size_t idn, char *err,
+                           size_t n);
 
-int sess_create(json_t *req0, char *id, size_t idn, char *err, size_t n)
+int sess_create(json_t *req0, const char *addr, char *id, size_t idn, char *err, size_t n)
 {
     /* A pasted record becomes the request a share link makes. */
     json_t *req = web_rec_request(req0, err, n);
     int code;
     if (!req)
         return 400;
-    code = sess_create_req(req, id, idn, err, n);
+    code = sess_create_req(req, addr, id, idn, err, n);
     json_decref(req);
     return code;
 }
 
-static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t n)
+static int sess_create_req(json_t *req, const char *addr, char *id, size_t idn, char *err,
+                           size_t n)
 {
     const char *game = sess_jstr(req, "game", NULL), *mode = sess_jstr(req, "mode", "play");
     const struct game *g;
@@ -266,7 +268,8 @@ static int sess_create_req(json_t *req, char *id, size_t idn, char *err, size_t 
     }
     s->version = 1;
     s->refs = 1;                 /* the table's */
-    s->last_seen = now_us();
+    s->last_seen = s->created = now_us();
+    snprintf(s->addr, sizeof s->addr, "%s", addr);
 
     if (sess_table_add(s, err, n) != 200) {
         sess_free(s);

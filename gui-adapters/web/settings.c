@@ -139,6 +139,11 @@ int sess_apply_settings(struct sess *s, json_t *req, int creating, char *err,
                  web_cfg.eng[cfg].name, st);
         return -1;
     }
+    if (th > web_cores()) {
+        snprintf(err, n, "'threads' takes at most %d here (this machine has %d cores)",
+                 web_cores(), web_cores());
+        return -1;
+    }
     if (th > 1 && th > web_cfg.eng[cfg].threads_max) {
         if (web_cfg.eng[cfg].threads_max)
             snprintf(err, n, "engine %s takes at most %d threads",

@@ -66,48 +66,99 @@ struct sess *sess_get_owned(const char *id, const char *secret)
     return s;
 }
 
-/* Put a new session (its one reference the table's) in a free slot,
- * the longest-unseen session evicted when the table is full, and start
- * its worker: 200, or 503 with err (the caller still owns s). */
-int sess_table_add(struct sess *s, char *err, size_t n)
+/* Under g_mu: how many games addr holds. */
+static int games_of(const char *addr)
 {
-    int slot = -1;
+    int k = 0;
+    for (int i = 0; i < MAX_SESSIONS; i++)
+        k += g_sess[i] && strcmp(g_sess[i]->addr, addr) == 0;
+    return k;
+}
 
-    pthread_mutex_lock(&g_mu);
-    for (int i = 0; i < MAX_SESSIONS && i < web_cfg.max_sessions; i++)
-        if (!g_sess[i]) {
+/* Under g_mu: the slot of the game to evict for a new one, -1 for none.
+ * Of addr's games only when addr is given, else of every game: first the
+ * one without a page (no live stream) unseen longest; then, of the address
+ * holding the most games, the oldest (a page kept open does not hold a
+ * game for ever). */
+static int evictable(const char *addr)
+{
+    int slot = -1, top = 0;
+    int64_t oldest = INT64_MAX;
+    const char *most = addr;
+    for (int i = 0; i < MAX_SESSIONS; i++) {
+        struct sess *o = g_sess[i];
+        if (o && (!addr || strcmp(o->addr, addr) == 0) && o->listeners == 0 &&
+            o->last_seen < oldest) {
+            oldest = o->last_seen;
             slot = i;
-            break;
-        }
-    if (slot < 0) {
-        /* Full: the session whose page has been away longest goes. */
-        int64_t oldest = INT64_MAX;
-        for (int i = 0; i < MAX_SESSIONS && i < web_cfg.max_sessions; i++) {
-            struct sess *o = g_sess[i];
-            if (o && o->listeners == 0 && o->last_seen < oldest) {
-                oldest = o->last_seen;
-                slot = i;
-            }
-        }
-        if (slot >= 0) {
-            struct sess *o = g_sess[slot];
-            g_sess[slot] = NULL;
-            pthread_mutex_unlock(&g_mu);
-            sess_close(o);
-            pthread_mutex_lock(&g_mu);
-            if (g_sess[slot])
-                slot = -1;
         }
     }
+    if (slot >= 0)
+        return slot;
+    if (!most)
+        for (int i = 0; i < MAX_SESSIONS; i++)
+            if (g_sess[i] && games_of(g_sess[i]->addr) > top) {
+                top = games_of(g_sess[i]->addr);
+                most = g_sess[i]->addr;
+            }
+    for (int i = 0; most && i < MAX_SESSIONS; i++) {
+        struct sess *o = g_sess[i];
+        if (o && strcmp(o->addr, most) == 0 && o->created < oldest) {
+            oldest = o->created;
+            slot = i;
+        }
+    }
+    return slot;
+}
+
+int web_games_per_addr(void)
+{
+    int cap = web_cfg.games_per_addr ? web_cfg.games_per_addr : web_cfg.max_sessions / 2;
+    return cap < 1 ? 1 : cap;
+}
+
+/* Put a new session (its one reference the table's) in a slot and start
+ * its worker: 200, or 503 with err (the caller still owns s).  An address
+ * at its cap of games gives up its own oldest; a full table gives up a game
+ * as evictable() says.  The evicted game leaves and the new one takes its
+ * slot under one hold of the table's lock, so creators racing for a full
+ * table all get a game while any can be evicted (closing the evicted game,
+ * which waits for its worker, happens after). */
+int sess_table_add(struct sess *s, char *err, size_t n)
+{
+    int max = web_cfg.max_sessions < MAX_SESSIONS ? web_cfg.max_sessions : MAX_SESSIONS;
+    int slot = -1;
+    struct sess *out = NULL;
+
+    pthread_mutex_lock(&g_mu);
+    /* the live-stream counts read below change under each session's lock:
+     * a stale count only changes which game goes */
+    if (games_of(s->addr) >= web_games_per_addr()) {
+        slot = evictable(s->addr);
+        if (slot < 0) {
+            pthread_mutex_unlock(&g_mu);
+            snprintf(err, n, "too many games open from your address (%d): close a tab",
+                     web_games_per_addr());
+            return 503;
+        }
+    }
+    for (int i = 0; i < max && slot < 0; i++)
+        if (!g_sess[i])
+            slot = i;
+    if (slot < 0)
+        slot = evictable(NULL);
     if (slot < 0) {
         pthread_mutex_unlock(&g_mu);
         snprintf(err, n, "too many games open (%d): close a tab", web_cfg.max_sessions);
         return 503;
     }
+    out = g_sess[slot];
     g_sess[slot] = s;
     if (pthread_create(&s->worker, NULL, sess_worker, s) == 0)
         s->has_worker = 1;
     pthread_mutex_unlock(&g_mu);
+    if (out)
+        sess_close(out);
     return 200;
 }
 
