@@ -27,6 +27,7 @@
 #include "core/version.h"
 #include "web.h"
 #include "match.h"
+#include "results.h"
 #include "host.h"
 #include "conn.h"
 

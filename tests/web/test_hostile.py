@@ -199,5 +199,73 @@ code, st = http(port, 'api/status')
 check(code == 200 and st.get('sessions') == 16, '... 16 games open after (%s)' % st.get('sessions'))
 stop_server(srv)
 
+# ---- results files followed (issue 39 item 7) --------------------------------------------
+# A big file (40 MiB, 16000 games among 1600 engine names) and a small one.
+RD = os.path.join(OUT, 'results')
+os.makedirs(RD, exist_ok=True)
+moves = [{'seat': 1 + i % 2, 'move': 'g8-g6' if i % 2 == 0 else 'h7-f7', 'ms': 5, 'depth': 2, 'cp': 0}
+         for i in range(20)]
+
+
+def rec(i, a, b):
+    return json.dumps({'game': i + 1, 'seed': i, 'match_seed': 0, 'variant': {'name': 'loa', 'params': ''},
+                       'seats': [a, b], 'tc': ['nodes=200', 'nodes=200'], 'opening': 'start', 'moves': moves,
+                       'plies': 20, 'result': ['p1win', 'p2win', 'draw'][i % 3], 'reason': 'connected',
+                       'scores': [1.0, 0.0] if i % 3 == 0 else [0.0, 1.0] if i % 3 == 1 else [0.5, 0.5],
+                       'forfeit': None, 'date': '2026.12.04 17:32:19', 'pad': 'x' * 1400}) + '\n'
+
+
+NAMES = ['engine-%04d' % k for k in range(1600)]
+with open(os.path.join(RD, 'big.jsonl'), 'w') as f:
+    for i in range(16000):
+        f.write(rec(i, NAMES[i % 1600], NAMES[(i * 7 + 1) % 1600]))
+with open(os.path.join(RD, 'small.jsonl'), 'w') as f:
+    for i in range(3):
+        f.write(rec(i, 'a', 'b'))
+big_size = os.path.getsize(os.path.join(RD, 'big.jsonl'))
+srv, port = start_server(BIN, ['--results-dir', RD], os.path.join(OUT, 'hostile-results.log'))
+
+
+def rss_kb(pid):
+    with open('/proc/%d/status' % pid) as f:
+        return int([l for l in f if l.startswith('VmRSS:')][0].split()[1])
+
+
+def cpu_s(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        v = f.read().rsplit(')', 1)[1].split()
+    return (int(v[11]) + int(v[12])) / os.sysconf('SC_CLK_TCK')
+
+
+rss0 = rss_kb(srv.pid)
+code, r = http(port, 'api/results/big.jsonl')
+check(code == 200 and r.get('partial_bytes', 0) > 0 and r.get('bad_lines') == 0,
+      'a %d MiB file: one poll reads a part of it (%s bytes left, %s games)'
+      % (big_size >> 20, r.get('partial_bytes'), r.get('games')))
+code, r2 = http(port, 'api/results/small.jsonl')
+check(code == 200 and r2.get('games') == 3, 'another file is read while the big one is still being read')
+polls = 1
+while code == 200 and r.get('partial_bytes', 1) > 0 and polls < 40:      # bounded
+    code, r = http(port, 'api/results/big.jsonl?since=%d' % r.get('games', 0))
+    polls += 1
+check(code == 200 and r.get('games') == 16000 and r.get('partial_bytes') == 0,
+      'the big file read whole over %d polls (%s games)' % (polls, r.get('games')))
+check(len(r.get('rows', [])) <= 2000 and r.get('first', 0) >= 16000 - 2000,
+      '... the answer holds the last games only (first %s, %d rows)' % (r.get('first'), len(r.get('rows', []))))
+grown = (rss_kb(srv.pid) - rss0) // 1024
+check(grown < 120, 'memory for a %d MiB followed file: %d MB' % (big_size >> 20, grown))
+c0 = cpu_s(srv.pid)
+for i in range(5):
+    code, r = http(port, 'api/results/big.jsonl?since=16000')
+cpu = cpu_s(srv.pid) - c0
+check(code == 200 and r.get('table', {}).get('games') == 16000 and cpu < 2.5,
+      '5 polls with no new line (1600 engines): %.2f s of CPU in all' % cpu)
+with open(os.path.join(RD, 'big.jsonl'), 'a') as f:
+    f.write(rec(16000, 'newcomer', NAMES[0]))
+code, r = http(port, 'api/results/big.jsonl?since=16000')
+check(code == 200 and r.get('games') == 16001 and len(r.get('rows', [])) == 1 and
+      r['rows'][0]['seats'][0] == 'newcomer', 'a line added: read alone, its game sent')
+stop_server(srv)
+
 print('hostile tests: %d passed, %d failed' % (passed, failed))
 sys.exit(1 if failed else 0)
