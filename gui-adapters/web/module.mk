@@ -58,3 +58,9 @@ $(BUILD)/tests/test_web_host: tests/unit/test_web_host.c $(BUILD)/gui-adapters/w
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/host.o $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
+
+# The WebSocket frame reader's unit test links only it.
+$(BUILD)/tests/test_web_wsproto: tests/unit/test_web_wsproto.c $(BUILD)/gui-adapters/web/wsproto.o $(FLAGS_STAMP) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/wsproto.o $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
