@@ -253,7 +253,11 @@ check(code == 200 and r.get('games') == 16000 and r.get('partial_bytes') == 0,
 check(len(r.get('rows', [])) <= 2000 and r.get('first', 0) >= 16000 - 2000,
       '... the answer holds the last games only (first %s, %d rows)' % (r.get('first'), len(r.get('rows', []))))
 grown = (rss_kb(srv.pid) - rss0) // 1024
-check(grown < 120, 'memory for a %d MiB followed file: %d MB' % (big_size >> 20, grown))
+# under AddressSanitizer freed memory waits in its quarantine: the figure
+# is printed, not checked
+san = 'libasan' in open('/proc/%d/maps' % srv.pid).read()
+check(san or grown < 120, 'memory for a %d MiB followed file: %d MB%s'
+      % (big_size >> 20, grown, ' (ASan build: not checked)' if san else ''))
 c0 = cpu_s(srv.pid)
 for i in range(5):
     code, r = http(port, 'api/results/big.jsonl?since=16000')
