@@ -20,6 +20,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rawhttp import start_server, stop_server, http, ws_open, frame, Reader  # noqa: E402
 
 BIN, OUT = sys.argv[1], sys.argv[2]
+# how long a case waits for the server's next frame (a run against an old
+# server that ignores what it should close on goes faster with a few seconds)
+TMO = float(os.environ.get('WS_TEST_TIMEOUT', '30'))
 srv, PORT = start_server(BIN, [], os.path.join(OUT, 'ws.log'))
 code, G = http(PORT, 'api/session', {'game': 'loa', 'mode': 'play', 'seat': 1})
 assert code == 200, G
@@ -52,16 +55,16 @@ def alive(s, r):
     try:
         s.sendall(frame(9, b'alive'))
         while True:
-            f = r.control(30)
+            f = r.control(TMO)
             if f is None or f[0] == 8:
                 return 'no pong (%r)' % (f,)
             if f == (10, b'alive'):
                 break
         s.sendall(frame(8, struct.pack('>H', 1000)))
-        f = r.control(30)
+        f = r.control(TMO)
         if f is None or f[0] != 8 or f[1][:2] != struct.pack('>H', 1000):
             return 'close not echoed (%r)' % (f,)
-        return None if r.closed(30) else 'TCP not closed after the close'
+        return None if r.closed(TMO) else 'TCP not closed after the close'
     except OSError as e:
         return 'socket error %s' % e
 
@@ -71,7 +74,7 @@ def failed_with(s, r, code):
     before the close are allowed)."""
     try:
         while True:
-            f = r.control(30)
+            f = r.control(TMO)
             if f is None:
                 return 'no close frame'
             if f[0] == 10:
@@ -81,7 +84,7 @@ def failed_with(s, r, code):
             got = struct.unpack('>H', f[1][:2])[0] if len(f[1]) >= 2 else None
             if got != code:
                 return 'closed with %s, not %d' % (got, code)
-            return None if r.closed(30) else 'TCP not closed after the close'
+            return None if r.closed(TMO) else 'TCP not closed after the close'
     except OSError as e:
         return 'socket error %s' % e
 
@@ -95,7 +98,7 @@ def case(name, frames, expect, chunk=None, pause=0, pongs=()):
         err = None
         for p in pongs:
             while err is None:
-                f = r.control(30)
+                f = r.control(TMO)
                 if f is None or f[0] == 8:
                     err = 'no pong for %r (%r)' % (p, f)
                 elif f == (10, p):
@@ -254,11 +257,11 @@ for i, seq in enumerate(kuhn):
 case('7.1.1', T(b'Hello World!'), 'ok')
 s, r = connect()
 s.sendall(frame(8, struct.pack('>H', 1000)) + frame(8, struct.pack('>H', 1000)) + frame(9, b'after'))
-f = r.control(30)
+f = r.control(TMO)
 err = None if f and f[0] == 8 and f[1][:2] == struct.pack('>H', 1000) else 'no close 1000 (%r)' % (f,)
 g = r.control(10) if err is None else None
 err = err or (None if g is None else 'a frame after the close: %r' % (g,))
-err = err or (None if r.closed(30) else 'TCP not closed')
+err = err or (None if r.closed(TMO) else 'TCP not closed')
 s.close()
 for n in ('7.1.2', '7.1.3', '7.1.4'):        # close twice, ping after close, text after close
     results[n] = err
@@ -268,9 +271,9 @@ case('7.1.5', T(b'fragment1', fin=False) + F(8, struct.pack('>H', 1000)), 1000)
 case('7.1.6', T(b'BAsd7&jh23' * 26214) + F(9, b'ping') + F(8, struct.pack('>H', 1000)), 1000)
 s, r = connect()
 s.sendall(frame(8, b''))
-f = r.control(30)
+f = r.control(TMO)
 err = None if f and f[0] == 8 and f[1] in (b'', struct.pack('>H', 1000)) else 'close with no code: %r' % (f,)
-err = err or (None if r.closed(30) else 'TCP not closed')
+err = err or (None if r.closed(TMO) else 'TCP not closed')
 s.close()
 results['7.3.1'] = err
 sections['7'][0 if err is None else 1] += 1
@@ -311,7 +314,7 @@ r = Reader(s, rest)
 got = None
 end = time.monotonic() + 60
 while time.monotonic() < end:
-    f = r.control(30)
+    f = r.control(TMO)
     if f is None or f[0] != 10:
         break
     got = f[1]
@@ -326,7 +329,9 @@ print(('ok   ' if err is None else 'FAIL ') + 'ws x.1 %d bytes of frames behind 
 s.close()
 
 
-# a ping flood from one connection for 3 s: the server's CPU time over it
+# a ping flood from one connection for 3 s, its pongs read as fast as they
+# come: the server's CPU time over it (the old server spent 1.2 s of it
+# answering every ping; this one reads 16 KiB a turn: 0.01 s)
 def cpu_s(pid):
     with open('/proc/%d/stat' % pid) as f:
         v = f.read().rsplit(')', 1)[1].split()
@@ -336,6 +341,24 @@ def cpu_s(pid):
 s, r = connect()
 s.settimeout(0.5)
 burst = frame(9, b'flood') * 2000
+stop_reading = [False]
+
+
+def drain():
+    """read every pong as fast as it comes (the flood of the issue)"""
+    while not stop_reading[0]:
+        try:
+            if not s.recv(1 << 20):
+                return
+        except socket.timeout:
+            pass
+        except OSError:
+            return
+
+
+import threading  # noqa: E402
+rd = threading.Thread(target=drain)
+rd.start()
 c0, t0 = cpu_s(srv.pid), time.monotonic()
 sent = 0
 while time.monotonic() - t0 < 3:
@@ -345,14 +368,11 @@ while time.monotonic() - t0 < 3:
         pass
     except OSError:
         break
-    try:
-        while s.recv(1 << 20):
-            pass
-    except OSError:
-        pass
 wall, cpu = time.monotonic() - t0, cpu_s(srv.pid) - c0
+stop_reading[0] = True
+rd.join()
 s.close()
-err = None if cpu < 0.8 * wall else 'the server used %.2f s of CPU in %.2f s' % (cpu, wall)
+err = None if cpu < 0.1 * wall else 'the server used %.2f s of CPU in %.2f s' % (cpu, wall)
 results['x.2'] = err
 sections['x'][0 if err is None else 1] += 1
 print(('ok   ' if err is None else 'FAIL ') + 'ws x.2 a ping flood (%d KB offered in %.1f s) cost the server '
