@@ -6,10 +6,12 @@
  * WebSockets, so any number of tabs get their updates.  libmicrohttpd does
  * the HTTP part and hands over the socket (MHD_create_response_for_upgrade);
  * this file does the handshake's accept key (SHA-1 and base64, written
- * here), the framing, and one small thread per socket that sends the
- * state at every change and answers the client's ping and close.  The
- * number of sockets is bounded (WEB_WS_MAX); a client that stops reading
- * is dropped after a send timeout.
+ * here), the server's framing, and one small thread per socket that sends
+ * the state at every change and answers the client's ping and close (the
+ * client's frames read by wsproto.c, failures closed with RFC 6455's
+ * codes).  Sockets are admitted as connections by conn.c (an idle one may
+ * be evicted: its thread sees the end); WEB_WS_MAX is a backstop.  A client
+ * that stops reading is dropped after a send timeout.
  */
 #include <errno.h>
 #include <fcntl.h>
