@@ -87,9 +87,16 @@ static int evictable(const char *addr)
     const char *most = addr;
     for (int i = 0; i < MAX_SESSIONS; i++) {
         struct sess *o = g_sess[i];
-        if (o && (!addr || strcmp(o->addr, addr) == 0) && o->listeners == 0 &&
-            o->last_seen < oldest) {
-            oldest = o->last_seen;
+        int listeners;
+        int64_t seen;
+        if (!o || (addr && strcmp(o->addr, addr) != 0))
+            continue;
+        pthread_mutex_lock(&o->mu);          /* g_mu, then a session's: as sess_get */
+        listeners = o->listeners;
+        seen = o->last_seen;
+        pthread_mutex_unlock(&o->mu);
+        if (listeners == 0 && seen < oldest) {
+            oldest = seen;
             slot = i;
         }
     }
@@ -131,8 +138,6 @@ int sess_table_add(struct sess *s, char *err, size_t n)
     struct sess *out = NULL;
 
     pthread_mutex_lock(&g_mu);
-    /* the live-stream counts read below change under each session's lock:
-     * a stale count only changes which game goes */
     if (games_of(s->addr) >= web_games_per_addr()) {
         slot = evictable(s->addr);
         if (slot < 0) {
