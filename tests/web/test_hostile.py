@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True      # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rawhttp import start_server, stop_server, http, answered_within, ws_open, Reader  # noqa: E402
 

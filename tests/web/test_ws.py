@@ -16,6 +16,7 @@ import struct
 import sys
 import time
 
+sys.dont_write_bytecode = True      # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rawhttp import start_server, stop_server, http, ws_open, frame, Reader  # noqa: E402
 
