@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "control/client.h"
@@ -129,6 +130,12 @@ static int stop_search(struct web_eng *e, char *line)
 {
     ctl_client_send(&e->c, now_us() + 1000000, "stop");
     return drain(e, line, CTL_LINE_MAX);
+}
+
+int web_cores(void)
+{
+    long k = sysconf(_SC_NPROCESSORS_ONLN);
+    return k < 1 ? 1 : k > 4096 ? 4096 : (int)k;
 }
 
 /* Send cmd (`go ...` or `ponderhit`) and wait for its bestmove. */
@@ -387,6 +394,10 @@ int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n)
             const char *mx = strstr(line, " max ");
             long v = mx ? strtol(mx + 5, NULL, 10) : 0;
             cfg->threads_max = v >= 1 && v <= 4096 ? (int)v : 0;
+            /* never more threads than the machine has cores: a page (or a
+             * match) asking for 256 would only slow every game down */
+            if (cfg->threads_max > web_cores())
+                cfg->threads_max = web_cores();
         }
         if (strncmp(line, "option name Strategy ", 21) == 0) {
             char *v = line;

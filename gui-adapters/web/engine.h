@@ -28,7 +28,7 @@ struct web_engine_cfg {
     /* Read from the engine's `mep` answer at start-up. */
     char strategies[WEB_MAX_STRATEGIES][32];
     int nstrategies;
-    int threads_max;       /* its `option name Threads type spin` max, 0 =
+    int threads_max;       /* its `option name Threads type spin` max (at most the machine's cores), 0 =
                               no Threads option (then only 1 thread) */
     int probed;            /* the handshake worked */
 };
@@ -82,6 +82,8 @@ int web_eng_ponder_stop(struct web_eng *e);
  * is stopped). */
 int web_eng_ponder_poll(struct web_eng *e, char *err, size_t n);
 void web_eng_stop(struct web_eng *e);          /* quit, then kill: reaped */
+/* The machine's cores (online processors): the most Threads a page may ask. */
+int web_cores(void);
 /* Read cfg's Strategy values from its handshake (a short-lived process).
  * 0 or -1 with err. */
 int web_eng_probe(struct web_engine_cfg *cfg, char *err, size_t n);

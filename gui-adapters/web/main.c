@@ -27,10 +27,11 @@
 #include "core/version.h"
 #include "web.h"
 #include "match.h"
+#include "results.h"
+#include "host.h"
+#include "conn.h"
 
 #define FILE_MAX (4 * 1024 * 1024)
-#define CONN_MAX 256          /* connections at once */
-#define CONN_PER_IP 32        /* ... from one address */
 #define CONN_IDLE_S 20        /* a connection silent this long is closed */
 #define POOL_THREADS 4
 #define MAX_ALLOW_HOST 16
@@ -50,6 +51,8 @@ static const char usage[] =
     "  --www DIR            the page's files (default: found beside the program)\n"
     "  --idle SECONDS       close a game whose page has been gone this long (default 120)\n"
     "  --max-sessions N     games open at once (default 16; at most 64)\n"
+    "  --max-games-per-address N  games one address may hold (default half of\n"
+    "                       --max-sessions); at the cap its own oldest without a page goes\n"
     "  --max-movetime MS    the longest time per move a page may ask for (default 60000)\n"
     "  --results-dir DIR    the match view's results files: its matches write\n"
     "                       DIR/web-*.jsonl, and the page may open and follow any\n"
@@ -57,7 +60,9 @@ static const char usage[] =
     "  --allow-seed         let a page choose a Battalion deal's seed in play (for tests:\n"
     "                       whoever knows the seed knows every hand)\n"
     "  Each game answers only to the page that created it (a secret it sends as\n"
-    "  X-Medan-Secret); at most 32 connections per address, idle ones closed after 20 s.\n"
+    "  X-Medan-Secret).  At most 256 connections: each address its fair share (32 at\n"
+    "  most), 16 places kept for a new address, the oldest idle connection evicted\n"
+    "  when the table is full; a request must be whole within 10 s.\n"
     "  --help, --version\n";
 
 /* ---- one request ----------------------------------------------------- */
@@ -228,8 +233,16 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
 
     if (strcmp(url, "/api/info") == 0 && !post)
         return send_json(c, 200, info_json());
-    if (strcmp(url, "/api/status") == 0 && !post)
-        return send_json(c, 200, sess_status());
+    if (strcmp(url, "/api/status") == 0 && !post) {
+        json_t *o = sess_status();
+        int live;
+        long ev, ex;
+        web_conn_counts(&live, &ev, &ex);
+        json_object_set_new(o, "connections", json_integer(live));
+        json_object_set_new(o, "evicted", json_integer(ev));
+        json_object_set_new(o, "expired", json_integer(ex));
+        return send_json(c, 200, o);
+    }
     if ((strcmp(url, "/api/results") == 0 || strncmp(url, "/api/results/", 13) == 0) &&
         !post) {
         /* Results files of --results-dir only, by plain name (match.c). */
@@ -266,7 +279,9 @@ static enum MHD_Result api(struct MHD_Connection *c, const char *method,
         int code;
         if (!post)
             return send_error(c, 405, "POST a new game here");
-        code = sess_create(body, id, sizeof id, err, sizeof err);
+        char addr[64];
+        web_conn_addr(c, addr, sizeof addr);
+        code = sess_create(body, addr, id, sizeof id, err, sizeof err);
         json_decref(body);
         if (code != 200)
             return send_error(c, code, err);
@@ -363,11 +378,8 @@ static int foreign_host(struct MHD_Connection *c)
     size_t k;
     if (!host)
         return 0;                 /* HTTP/1.0 without Host: not a browser */
-    if (host[0] == '[') {
-        const char *e = strchr(host, ']');
-        k = e ? (size_t)(e - host) + 1 : strlen(host);
-    } else
-        k = strcspn(host, ":");
+    if (!web_host_valid(host, &k))
+        return 1;                 /* "[::1]evil", "localhost:abc", "a b": refused */
     for (int i = 0; i < g_nallow; i++)
         if (strlen(g_allow[i]) == k && strncasecmp(host, g_allow[i], k) == 0)
             return 0;
@@ -419,6 +431,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
         *upload_size = 0;
         return MHD_YES;
     }
+    web_conn_busy(c);            /* answering: not idle, no deadline (conn.c) */
     if (foreign_host(c))
         return send_error(c, 403, "this server is not asked for by that name "
                                   "(localhost, 127.0.0.1, its address, or --allow-host NAME)");
@@ -434,8 +447,8 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls,
 {
     struct req *rq = *con_cls;
     (void)cls;
-    (void)c;
     (void)toe;
+    web_conn_answered(c);        /* waits for its next request (conn.c) */
     if (rq) {
         web_ws_request_done(rq->ws);
         free(rq->body);
@@ -619,6 +632,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--max-sessions") == 0) {
             web_cfg.max_sessions = (int)num_arg(argc, argv, i, 1, 64);
             i += 2;
+        } else if (strcmp(a, "--max-games-per-address") == 0) {
+            web_cfg.games_per_addr = (int)num_arg(argc, argv, i, 1, 64);
+            i += 2;
         } else if (strcmp(a, "--max-movetime") == 0) {
             web_cfg.max_movetime = (int)num_arg(argc, argv, i, 10, 3600000);
             i += 2;
@@ -726,8 +742,12 @@ int main(int argc, char **argv)
                          MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                          MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
-                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)CONN_PER_IP,
+                         /* conn.c admits each connection (fair shares, a
+                          * reserve for a new address, idle ones evicted);
+                          * libmicrohttpd's own limit leaves room for the
+                          * evicted ones closing */
+                         MHD_OPTION_NOTIFY_CONNECTION, web_conn_notify, NULL,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_HARD,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_IDLE_S,
                          MHD_OPTION_END);
@@ -742,6 +762,7 @@ int main(int argc, char **argv)
             port = di->port;
     }
     sess_start_reaper();
+    web_conn_start();
     printf("medan-web: serving http://%s%s%s:%ld/ (Ctrl-C stops)\n", v6 ? "[" : "",
            bind_addr, v6 ? "]" : "", port);
     fflush(stdout);
@@ -750,6 +771,7 @@ int main(int argc, char **argv)
     sess_wake_all();
     web_ws_wait_all(5000);     /* the sockets close (ws.c) before the daemon goes */
     MHD_stop_daemon(d);
+    web_conn_stop();
     sess_shutdown();
     web_eng_kill_all();
     for (int k = 0; k < web_cfg.neng; k++) {

@@ -1,5 +1,5 @@
-/* match.c - medan-web's matches through the referee's library, and referee
- * results files followed as they grow (see match.h). */
+/* match.c - medan-web's matches through the referee's library (see
+ * match.h; results files followed: results.c). */
 #include "match.h"
 
 #include <dirent.h>
@@ -27,9 +27,6 @@
 #define ARGV_MAX 320
 #define ROWS_SHOWN 50            /* games listed in a match's state */
 #define PATH_POINTS 400          /* points of the Elo chart at most */
-#define RESULTS_MAX (64L << 20)  /* a results file the page may open */
-#define RESULTS_ROWS 1000        /* games listed per answer */
-#define LIST_MAX 500             /* files listed */
 
 struct web_match {
     struct ref_match m;
@@ -716,205 +713,19 @@ json_t *web_match_json(struct web_match *wm)
 
 /* ---- results files under --results-dir ------------------------------------- */
 
-/* A plain file name: letters, digits, . _ -, no leading dot, .jsonl. */
-static int name_ok(const char *name)
+/* For results.c: the referee's table, a game's row and a string as the
+ * page gets them (the same as a match's). */
+json_t *web_table_json(const struct ref_table *t, const struct ref_sprt *sprt)
 {
-    size_t len = strlen(name);
-    return len > 6 && len < 200 && name[0] != '.' &&
-           strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len &&
-           strcmp(name + len - 6, ".jsonl") == 0;
+    return table_json(t, sprt);
 }
 
-static int by_name(const void *a, const void *b)
+json_t *web_row_json(const struct ref_record *r)
 {
-    return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "name")),
-                  json_string_value(json_object_get(*(json_t *const *)b, "name")));
+    return row_json(r);
 }
 
-int web_results_list(json_t **out, char *err, size_t n)
+json_t *web_jtext(const char *s)
 {
-    DIR *dir;
-    struct dirent *de;
-    json_t *list[LIST_MAX], *arr = json_array();
-    int k = 0;
-    *out = NULL;
-    if (!*web_cfg.results_dir) {
-        json_decref(arr);
-        snprintf(err, n, "no results directory (start medan-web with --results-dir DIR)");
-        return 404;
-    }
-    if (!(dir = opendir(web_cfg.results_dir))) {
-        json_decref(arr);
-        snprintf(err, n, "cannot read the results directory: %s", strerror(errno));
-        return 500;
-    }
-    while ((de = readdir(dir)) != NULL && k < LIST_MAX) {
-        struct stat sb;
-        if (!name_ok(de->d_name) ||
-            fstatat(dirfd(dir), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
-            !S_ISREG(sb.st_mode))
-            continue;
-        list[k++] = json_pack("{s:s,s:I,s:I}", "name", de->d_name, "size",
-                              (json_int_t)sb.st_size, "mtime", (json_int_t)sb.st_mtime);
-    }
-    closedir(dir);
-    qsort(list, (size_t)k, sizeof *list, by_name);
-    for (int i = 0; i < k; i++)
-        json_array_append_new(arr, list[i]);
-    *out = json_pack("{s:o}", "files", arr);
-    return 200;
-}
-
-/* Followed files: what was read of each, so that a poll reads only the
- * lines added since (a file of thousands of games is polled every second).
- * A file replaced or cut shorter is read again from its start. */
-#define FOLLOW_CACHE 8
-struct follow {
-    char name[200];
-    dev_t dev;
-    ino_t ino;
-    off_t done;                  /* bytes read: whole lines only */
-    struct ref_table t;
-    json_t *rows;                /* every game read (at most ROWS_KEPT) */
-    int count, bad;
-    int64_t used;                /* last use, for the eviction */
-    uint64_t epoch;              /* changes when the file is read anew */
-};
-#define ROWS_KEPT 200000
-static struct follow g_follow[FOLLOW_CACHE];
-static pthread_mutex_t g_follow_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static void follow_reset(struct follow *f, const char *name, const struct stat *sb)
-{
-    static uint64_t epochs;
-    if (f->rows)
-        ref_table_free(&f->t);
-    json_decref(f->rows);
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", name);
-    f->dev = sb->st_dev;
-    f->ino = sb->st_ino;
-    f->epoch = ++epochs;
-    ref_table_init(&f->t);
-    f->rows = json_array();
-}
-
-/* The cache entry of a file (under g_follow_mu). */
-static struct follow *follow_of(const char *name, const struct stat *sb)
-{
-    struct follow *f = NULL, *old = &g_follow[0];
-    for (int i = 0; i < FOLLOW_CACHE; i++) {
-        if (g_follow[i].rows && strcmp(g_follow[i].name, name) == 0) {
-            f = &g_follow[i];
-            break;
-        }
-        if (g_follow[i].used < old->used)
-            old = &g_follow[i];
-    }
-    if (!f || f->dev != sb->st_dev || f->ino != sb->st_ino || sb->st_size < f->done)
-        follow_reset(f = f ? f : old, name, sb);
-    f->used = now_us();
-    return f;
-}
-
-/* Read the lines of fd from f->done up to the last whole one. */
-static void follow_read(struct follow *f, int fd, off_t size)
-{
-    size_t len = 0, want;
-    ssize_t got;
-    char *buf, *p, *end, e[256];
-    if (size <= f->done)
-        return;
-    want = (size_t)(size - f->done);
-    buf = xmalloc(want + 1);
-    /* Up to the size seen: a referee may be writing more right now. */
-    while (len < want && (got = pread(fd, buf + len, want - len, f->done + (off_t)len)) > 0)
-        len += (size_t)got;
-    buf[len] = '\0';
-    end = buf + len;
-    while (end > buf && end[-1] != '\n')
-        end--;
-    for (p = buf; p < end;) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        struct ref_record r;
-        *nl = '\0';
-        if (strlen(p) == (size_t)(nl - p) && strspn(p, " \t\r") == strlen(p)) {
-            p = nl + 1;
-            continue;
-        }
-        if (strlen(p) != (size_t)(nl - p) ||
-            ref_record_parse_json(&r, p, e, sizeof e) < 0) {
-            f->bad++;
-            p = nl + 1;
-            continue;
-        }
-        if (ref_table_add(&f->t, &r) < 0)
-            f->bad++;
-        else {
-            if (json_array_size(f->rows) < ROWS_KEPT)
-                json_array_append_new(f->rows, row_json(&r));
-            f->count++;
-        }
-        ref_record_free(&r);
-        p = nl + 1;
-    }
-    f->done += end - buf;
-    free(buf);
-}
-
-int web_results_read(const char *name, long since, json_t **out, char *err,
-                     size_t n)
-{
-    struct stat sb;
-    struct follow *f;
-    int fd, dfd;
-    json_t *rows, *o;
-
-    *out = NULL;
-    if (!*web_cfg.results_dir) {
-        snprintf(err, n, "no results directory (start medan-web with --results-dir DIR)");
-        return 404;
-    }
-    if (!name_ok(name)) {
-        snprintf(err, n, "a results file is named by letters, digits, . _ - and ends "
-                         "in .jsonl (a file of the results directory)");
-        return 400;
-    }
-    dfd = open(web_cfg.results_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (dfd >= 0)
-        close(dfd);
-    if (fd < 0 || fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        snprintf(err, n, "no results file %s", name);
-        return 404;
-    }
-    if (sb.st_size > RESULTS_MAX) {
-        close(fd);
-        snprintf(err, n, "%s is larger than %ld MiB", name, RESULTS_MAX >> 20);
-        return 413;
-    }
-    pthread_mutex_lock(&g_follow_mu);
-    f = follow_of(name, &sb);
-    follow_read(f, fd, sb.st_size);
-    close(fd);
-    rows = json_array();
-    for (size_t i = since < 0 ? 0 : (size_t)since;
-         i < json_array_size(f->rows) && json_array_size(rows) < RESULTS_ROWS; i++)
-        json_array_append_new(rows, json_deep_copy(json_array_get(f->rows, i)));
-    o = json_object();
-    json_object_set_new(o, "name", json_string(name));
-    json_object_set_new(o, "size", json_integer((json_int_t)sb.st_size));
-    json_object_set_new(o, "partial_bytes", json_integer((json_int_t)(sb.st_size - f->done)));
-    json_object_set_new(o, "bad_lines", json_integer(f->bad));
-    json_object_set_new(o, "since", json_integer(since));
-    /* A new epoch: the file was cut or replaced, its games start again. */
-    json_object_set_new(o, "epoch", json_integer((json_int_t)f->epoch));
-    json_object_set_new(o, "game_name", jtext(f->t.game_name));
-    json_object_set_new(o, "table", table_json(&f->t, NULL));
-    json_object_set_new(o, "rows", rows);
-    pthread_mutex_unlock(&g_follow_mu);
-    *out = o;
-    return 200;
+    return jtext(s);
 }

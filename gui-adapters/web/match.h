@@ -53,11 +53,14 @@ void web_match_stop(struct web_match *wm);
  * reference). */
 json_t *web_match_json(struct web_match *wm);
 
-/* Results files under --results-dir: the list (200 with the JSON), or one
- * file read up to its last complete line with its table and the games
- * from number `since` on.  HTTP status; err for the others. */
-int web_results_list(json_t **out, char *err, size_t n);
-int web_results_read(const char *name, long since, json_t **out, char *err,
-                     size_t n);
+/* The referee's table (with its SPRT, or NULL), one game's row, and a
+ * string cleaned to UTF-8, as the page gets them (new references; for
+ * results.c). */
+struct ref_table;
+struct ref_sprt;
+struct ref_record;
+json_t *web_table_json(const struct ref_table *t, const struct ref_sprt *sprt);
+json_t *web_row_json(const struct ref_record *r);
+json_t *web_jtext(const char *s);
 
 #endif

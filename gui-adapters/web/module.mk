@@ -40,8 +40,27 @@ web-test: $(BIN)/medan-web $(ENGINES) $(BIN)/medan-referee $(BUILD)/mock/mock-en
 	@sh tests/run-web.sh $(BUILD) $(BIN)
 TEST_STAGES += web-test
 
+# `make web-hostile`: tests/run-web-hostile.sh, hostile clients at the socket
+# level and the WebSocket conformance cases (no browser).
+.PHONY: web-hostile
+web-hostile: $(BIN)/medan-web $(ENGINES)
+	@sh tests/run-web-hostile.sh $(BUILD) $(BIN)
+TEST_STAGES += web-hostile
+
 # The record reader's unit test links only it (and jansson).
 $(BUILD)/tests/test_web_record: tests/unit/test_web_record.c $(BUILD)/gui-adapters/web/record.o $(FLAGS_STAMP) $(LIBMEDAN)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/record.o $(LIBMEDAN) -o $@ $(LDLIBS) -ljansson -lcmocka
+
+# The Host check's unit test links only it.
+$(BUILD)/tests/test_web_host: tests/unit/test_web_host.c $(BUILD)/gui-adapters/web/host.o $(FLAGS_STAMP) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/host.o $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka
+
+# The WebSocket frame reader's unit test links only it.
+$(BUILD)/tests/test_web_wsproto: tests/unit/test_web_wsproto.c $(BUILD)/gui-adapters/web/wsproto.o $(FLAGS_STAMP) $(LIBMEDAN)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/gui-adapters/web/wsproto.o $(LIBMEDAN) -o $@ $(LDLIBS) -lcmocka

@@ -18,7 +18,7 @@
 
 #define WEB_MAX_ENGINES 32
 #define WEB_BODY_MAX (64 * 1024)       /* request body limit */
-#define WEB_WS_MAX 256                 /* live-update WebSockets open at once */
+#define WEB_WS_MAX 384                 /* a backstop: conn.c admits connections */
 #define WEB_SECRET_LEN 32              /* hex digits of a session's secret */
 
 struct web_config {
@@ -26,6 +26,7 @@ struct web_config {
     int neng;
     int idle_s;          /* a session with no open page is closed after it */
     int max_sessions;
+    int games_per_addr;  /* --max-games-per-address (0: half of max_sessions) */
     int max_movetime;    /* ms */
     int allow_seed;      /* --allow-seed: a page may choose Battalion's deal (tests) */
     char www[4096];
@@ -42,9 +43,13 @@ enum web_mode { WEB_PLAY = 0, WEB_ANALYSE = 1, WEB_MATCH = 2 };
 
 struct sess;
 
-/* Create a session from a request ({"game": ..., "mode": ...}); HTTP
- * status (200, or 400/503 with err), the new id in id. */
-int sess_create(json_t *req, char *id, size_t idn, char *err, size_t n);
+/* Create a session from a request ({"game": ..., "mode": ...}) of a page
+ * at address addr; HTTP status (200, or 400/503 with err), the new id in
+ * id.  An address holds at most web_games_per_addr() games (at the cap its
+ * own oldest without a page goes); a full table evicts a game without a
+ * page, else the oldest of the address holding the most. */
+int sess_create(json_t *req, const char *addr, char *id, size_t idn, char *err, size_t n);
+int web_games_per_addr(void);
 /* Find a session and hold it (NULL: no such session). */
 struct sess *sess_get(const char *id);
 /* The same for a request from outside: NULL unless `secret` is the

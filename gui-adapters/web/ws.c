@@ -6,10 +6,12 @@
  * WebSockets, so any number of tabs get their updates.  libmicrohttpd does
  * the HTTP part and hands over the socket (MHD_create_response_for_upgrade);
  * this file does the handshake's accept key (SHA-1 and base64, written
- * here), the framing, and one small thread per socket that sends the
- * state at every change and answers the client's ping and close.  The
- * number of sockets is bounded (WEB_WS_MAX); a client that stops reading
- * is dropped after a send timeout.
+ * here), the server's framing, and one small thread per socket that sends
+ * the state at every change and answers the client's ping and close (the
+ * client's frames read by wsproto.c, failures closed with RFC 6455's
+ * codes).  Sockets are admitted as connections by conn.c (an idle one may
+ * be evicted: its thread sees the end); WEB_WS_MAX is a backstop.  A client
+ * that stops reading is dropped after a send timeout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,8 @@
 
 #include "core/util.h"
 #include "web.h"
+#include "conn.h"
+#include "wsproto.h"
 
 /* ---- SHA-1 (FIPS 180-4), for the accept key only ------------------------ */
 
@@ -126,11 +130,19 @@ struct ws {
     int refs;                    /* the upgrade side's and the request's (ws_mu) */
     int state;                   /* 0 waiting for the upgrade, 1 upgraded, 2 given up */
     struct sess *s;
+    struct MHD_Connection *c;    /* its connection (conn.c: idle or not) */
     MHD_socket fd;
     struct MHD_UpgradeResponseHandle *urh;
-    unsigned char in[2048];      /* the client's frames not yet read */
-    size_t nin;
+    struct wsp p;                /* the client's frames as they come (wsproto.c) */
+    unsigned char *extra;        /* what came behind the handshake, read first */
+    size_t nextra, extra_off;
 };
+
+/* The most read from a client in one turn of its thread (a turn waits for
+ * a change of the game or 250 ms): a client that floods pings or data
+ * costs little, and its pings get one pong a turn (for the last one, as
+ * RFC 6455 5.5.3 allows). */
+#define WS_READ_MAX 16384
 
 /* The hold on the session and the count, given back once. */
 static void release(struct ws *w)
@@ -149,8 +161,10 @@ static void drop(struct ws *w)
     pthread_mutex_lock(&ws_mu);
     last = --w->refs == 0;
     pthread_mutex_unlock(&ws_mu);
-    if (last)
+    if (last) {
+        free(w->extra);
         free(w);
+    }
 }
 
 static int send_all(int fd, const void *p, size_t n)
@@ -200,64 +214,76 @@ static void send_close(int fd, unsigned code)
 }
 
 /* Read what the client sent (without waiting): 0 to go on, -1 when the
- * socket is closed, the client said close, or it broke the protocol. */
+ * socket is closed, the client said close (answered), or it broke the
+ * protocol (closed with the code RFC 6455 gives: wsproto.c). */
 static int read_client(struct ws *w)
 {
-    struct pollfd pfd = {.fd = w->fd, .events = POLLIN};
-    for (;;) {
+    unsigned char buf[WS_READ_MAX], pong[125];
+    size_t n, off = 0, npong = 0;
+    int want_pong = 0;
+
+    if (w->extra_off < w->nextra) {
+        n = w->nextra - w->extra_off < sizeof buf ? w->nextra - w->extra_off : sizeof buf;
+        memcpy(buf, w->extra + w->extra_off, n);
+        w->extra_off += n;
+    } else {
+        struct pollfd pfd = {.fd = w->fd, .events = POLLIN};
         ssize_t k;
         if (poll(&pfd, 1, 0) <= 0)
-            break;
-        if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
+            return 0;
+        if (pfd.revents & (POLLERR | POLLNVAL))
             return -1;
-        k = recv(w->fd, w->in + w->nin, sizeof w->in - w->nin, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
+        do
+            k = recv(w->fd, buf, sizeof buf, 0);
+        while (k < 0 && errno == EINTR);
         if (k <= 0)
             return -1;
-        w->nin += (size_t)k;
-        /* the complete frames */
-        for (;;) {
-            size_t hn = 2, plen;
-            int op, masked;
-            unsigned char *mask, *pl;
-            if (w->nin < 2)
-                break;
-            op = w->in[0] & 0x0f;
-            masked = w->in[1] & 0x80;
-            plen = w->in[1] & 0x7f;
-            if (!masked || plen == 127) {      /* the client must mask; no huge frames */
-                send_close(w->fd, 1002);
-                return -1;
-            }
-            if (plen == 126) {
-                if (w->nin < 4)
-                    break;
-                plen = (size_t)w->in[2] << 8 | w->in[3];
-                hn = 4;
-            }
-            if (hn + 4 + plen > sizeof w->in) {
-                send_close(w->fd, 1009);
-                return -1;
-            }
-            if (w->nin < hn + 4 + plen)
-                break;
-            mask = w->in + hn;
-            pl = mask + 4;
-            for (size_t i = 0; i < plen; i++)
-                pl[i] ^= mask[i & 3];
-            if (op == 8) {                     /* close: answer it, done */
-                send_frame(w->fd, 8, pl, plen >= 2 ? 2 : 0);
-                return -1;
-            }
-            if (op == 9 && send_frame(w->fd, 10, pl, plen) < 0)   /* ping: pong */
-                return -1;
-            /* text, binary, pong: nothing to do (the page sends nothing) */
-            memmove(w->in, pl + plen, w->nin - (hn + 4 + plen));
-            w->nin -= hn + 4 + plen;
+        n = (size_t)k;
+    }
+    while (off < n) {
+        struct wsp_ev ev;
+        off += wsp_feed(&w->p, buf + off, n - off, &ev);
+        if (ev.ev != WSP_NONE)
+            web_conn_touch(w->c);              /* a whole frame: the client is there */
+        if (ev.ev == WSP_PING) {
+            want_pong = 1;
+            npong = ev.len;
+            memcpy(pong, ev.data, ev.len);
+        } else if (ev.ev == WSP_CLOSE || ev.ev == WSP_FAIL) {
+            if (want_pong)
+                send_frame(w->fd, 10, pong, npong);
+            if (ev.ev == WSP_CLOSE && ev.code == 0)
+                send_frame(w->fd, 8, NULL, 0);  /* no code given: none echoed */
+            else
+                send_close(w->fd, ev.code);      /* the client's code, or the failure's */
+            return -1;
         }
     }
+    if (want_pong && send_frame(w->fd, 10, pong, npong) < 0)
+        return -1;
     return 0;
+}
+
+/* After our close frame: end our side and read what the client still
+ * sends, for at most 2 s and 256 KiB, before the socket closes; closed with
+ * unread input, the kernel would send a reset that can destroy the close
+ * frame before the client reads it. */
+static void linger(int fd)
+{
+    unsigned char buf[4096];
+    size_t total = 0;
+    int64_t end = now_us() + 2000000;
+    shutdown(fd, SHUT_WR);
+    while (total < 256 * 1024 && now_us() < end) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        ssize_t k;
+        if (poll(&pfd, 1, 100) <= 0)
+            continue;
+        k = recv(fd, buf, sizeof buf, 0);
+        if (k <= 0)
+            break;
+        total += (size_t)k;
+    }
 }
 
 static void *ws_thread(void *arg)
@@ -296,8 +322,10 @@ static void *ws_thread(void *arg)
                 break;
             last_sent = now_us();
         }
-        if (read_client(w) < 0)
+        if (read_client(w) < 0) {
+            linger(w->fd);
             break;
+        }
     }
     MHD_upgrade_action(w->urh, MHD_UPGRADE_ACTION_CLOSE);
     release(w);
@@ -315,7 +343,6 @@ static void upgraded(void *cls, struct MHD_Connection *c, void *con_cls,
     pthread_attr_t at;
     int err;
     int given_up;
-    (void)c;
     (void)con_cls;
     pthread_mutex_lock(&ws_mu);
     given_up = w->state == 2;
@@ -329,10 +356,14 @@ static void upgraded(void *cls, struct MHD_Connection *c, void *con_cls,
     }
     w->fd = fd;
     w->urh = urh;
-    if (extra_n > sizeof w->in)
-        extra_n = 0;                           /* cannot be: the page sends nothing first */
-    memcpy(w->in, extra, extra_n);
-    w->nin = extra_n;
+    w->c = c;
+    web_conn_ws(c);                  /* idle until the client speaks */
+    wsp_init(&w->p);
+    if (extra_n) {                   /* frames sent behind the handshake: read first */
+        w->extra = xmalloc(extra_n);
+        memcpy(w->extra, extra, extra_n);
+        w->nextra = extra_n;
+    }
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
     /* A small stack (one per held stream): the C library takes the program's

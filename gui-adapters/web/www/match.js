@@ -12,7 +12,7 @@
 'use strict';
 
 const MATCH = {
-  follow: null,      // { name, n, rows, timer }: a results file being followed
+  follow: null,      // { name, n (games read), rows (the last 200), timer }: a results file being followed
 };
 
 /* The match settings of the form, for POST /api/session. */
@@ -173,17 +173,22 @@ function matchStopFollow() {
 async function matchFollowStep(f) {
   if (MATCH.follow !== f) return;
   try {
-    const r = await api('results/' + encodeURIComponent(f.name) + '?since=' + f.rows.length);
+    const r = await api('results/' + encodeURIComponent(f.name) + '?since=' + f.n);
     if (MATCH.follow !== f) return;
     if (f.epoch !== undefined && r.epoch !== f.epoch) {
       // the file was cut or replaced: its games again from the first
       f.rows = [];
+      f.n = 0;
       f.epoch = r.epoch;
       return matchFollowStep(f);
     }
     f.epoch = r.epoch;
-    f.rows.push(...r.rows);
-    matchTable(r.table, f.rows.slice(-200));
+    // the server keeps the last games only ("first": the first it sent);
+    // the page keeps the last 200
+    if (r.first > f.n) f.rows = [];
+    f.rows = f.rows.concat(r.rows).slice(-200);
+    f.n = r.first + r.rows.length;
+    matchTable(r.table, f.rows);
     $('results-note').textContent = `Following ${r.name}: ${r.table.games} game${r.table.games === 1 ? '' : 's'}` +
       (r.bad_lines ? `, ${r.bad_lines} line${r.bad_lines === 1 ? '' : 's'} refused` : '') +
       (r.partial_bytes ? ' (a game being written)' : '');
@@ -198,7 +203,7 @@ async function matchFollowStep(f) {
 function matchFollow(name) {
   matchStopFollow();
   if (!name) return;
-  const f = { name, rows: [], timer: null };
+  const f = { name, rows: [], n: 0, timer: null };
   MATCH.follow = f;
   $('clocks').innerHTML = '';
   matchFollowStep(f);
