@@ -13,13 +13,17 @@
  * XBoard's order, the King last); only the Man (Commoner, index 10) and the
  * King are used: LOA's discs and the tafl soldiers are all Men. */
 #define TABLE_MAN_KING "..........MK..........mk"
+/* The tafl king is XBoard's Queen, not its King: XBoard 4.9.1 applies the
+ * chess King's own move handling to a King and then keeps the victim of a
+ * king's capture on its board. */
+#define TABLE_TAFL "....Q.....MK....q.....mk"
 
 static const struct xb_game games[] = {
     {.name = "loa", .n = 8, .rank1_first = 0, .clock_field = 0,
      .mep_pieces = "bw", .xb_pieces = "Mm", .table = TABLE_MAN_KING,
      .seat = {"Black wins", "White wins"}, .victims_apart = 0},
     {.name = "fetlar", .n = 11, .rank1_first = 1, .clock_field = 1,
-     .mep_pieces = "tTK", .xb_pieces = "Mmk", .table = TABLE_MAN_KING,
+     .mep_pieces = "tTK", .xb_pieces = "Mmq", .table = TABLE_TAFL,
      .seat = {"Attackers win", "Defenders win"}, .victims_apart = 1},
 };
 
