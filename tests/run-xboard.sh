@@ -1,0 +1,90 @@
+#!/bin/sh
+# tests/run-xboard.sh BUILD BIN - the `xboard` stage: medan-xboard over CECP
+# without X (every command, bad input), then XBoard 4.9 under Xvfb playing a
+# whole engine-vs-engine game of each variant with the adapter on both
+# sides; screenshots to docs/img/xboard-<variant>.png.  Exit 77 (skipped)
+# only when xboard or Xvfb is missing and cannot be installed.
+BUILD=${1:-build}; BIN=${2:-bin}
+BIN=$(cd "$BIN" && pwd)
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail() { echo "xboard: FAIL: $*"; exit 1; }
+X="$BIN/medan-xboard"
+
+# (a) CECP transcript, no X.  A ping after our own move is answered only
+# after the move, so the order of the lines is fixed.
+printf '%s\n' xboard 'protover 2' new 'variant fetlar' post 'sd 2' 'st 1' \
+  'level 40 5 0' 'time 30000' 'otim 30000' 'usermove f2f3' 'ping 1' \
+  'lift f4' 'usermove d6d7' 'usermove zz9' 'ping 2' undo undo remove \
+  'setboard 3MMMMM3/5M5/11/M4m4M/M3mmm3M/MM1mmqmm1MM/M3mmm3M/M4m4M/11/5M5/3MMMMM3 w - - 0 1' \
+  'setboard garbage' 'variant chess' 'foo bar' 'option Hash=16' 'option Nope=1' \
+  force 'usermove f2f3' go '?' 'ping 3' analyze 'usermove f4c4' exit 'ping 4' \
+  new 'variant loa' force 'setboard 6mm/8/8/8/8/4M3/7M/6m1 w - - 0 1' \
+  'usermove e3g1' 'ping 5' quit | "$X" > "$T/a.out" 2>"$T/a.err" || fail "exit status"
+check() { grep -q -- "$1" "$T/a.out" || fail "no line '$1' in the transcript (see below)"; }
+check '^feature variants="loa,fetlar"'
+check '^feature option="Hash -spin 64 1 65536"'
+check '^feature option="Strategy -combo \*search /// greedy /// random"'
+check '^feature done=1'
+check '^setup (....Q.....MK....q.....mk) 11x11+0_fairy 3MMMMM3/5M5/11/M4m4M/M3mmm3M/MM1mmqmm1MM/M3mmm3M/M4m4M/11/5M5/3MMMMM3 w - - 0 1'
+check '^1 [-0-9]* [0-9]* [0-9]* '
+check '^Illegal move: d6d7'
+check '^Illegal move (not a move of fetlar): zz9'
+check '^Error (no move to take back): remove'
+check "^tellusererror Illegal position: 'g' is not a piece of fetlar here"
+check '^Error (unsupported variant): chess'
+check '^Error (unknown command): foo bar'
+check '^Error (option refused'
+check '^highlight 11/11/11/11/11/11/11/11/11/11/11'
+check '^1-0 {Black wins: connected}'
+# the move comes before its pong
+awk '/^move /{m=1} /^pong 1$/{exit !m}' "$T/a.out" || fail "pong 1 before the move"
+[ "$(grep -c '^pong' "$T/a.out")" = 5 ] || fail "not five pongs"
+[ "$(grep -c '^move ' "$T/a.out")" = 2 ] || fail "not two engine moves"
+# EOF in the middle of a search ends the adapter and its engine
+printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
+echo "xboard: CECP transcript ok"
+
+# (b) XBoard under Xvfb
+XB=$(command -v xboard || ls /usr/games/xboard 2>/dev/null)
+if [ -z "$XB" ] || ! command -v Xvfb >/dev/null 2>&1; then
+    [ "$(id -u)" = 0 ] && sh tests/deps.sh >/dev/null 2>&1
+    XB=$(command -v xboard || ls /usr/games/xboard 2>/dev/null)
+    if [ -z "$XB" ] || ! command -v Xvfb >/dev/null 2>&1; then
+        echo "skipped: xboard or Xvfb not installed (tests/deps.sh installs them as root)"; exit 77
+    fi
+fi
+D=:$((90 + $$ % 100))
+Xvfb $D -screen 0 1024x768x24 >/dev/null 2>&1 & XV=$!
+trap 'kill $XV 2>/dev/null; rm -rf "$T"' EXIT
+export HOME="$T" DISPLAY=$D
+for i in $(seq 100); do xwininfo -root >/dev/null 2>&1 && break; sleep 0.1; done
+for v in loa fetlar; do
+    "$XB" -variant $v -testLegality false -matchMode true -matchGames 1 \
+        -fcp "$X" -scp "$X" -fd "$T" -sd "$T" -searchDepth 2 \
+        -saveGameFile "$T/$v.pgn" -debugMode true -nameOfDebugFile "$T/$v.debug" \
+        -saveSettingsOnExit false >"$T/$v.xb" 2>&1 & XP=$!
+    # the game's end: the PGN has its result (XBoard then shows the match
+    # result in a dialog and waits); no time bound but a very generous one
+    n=0
+    until grep -q '^\[Result "[^*]' "$T/$v.pgn" 2>/dev/null; do
+        kill -0 $XP 2>/dev/null || break
+        n=$((n + 1)); [ $n -lt 6000 ] || break; sleep 0.1
+    done
+    # the dialog is the last thing drawn
+    n=0
+    until xwininfo -root -tree 2>/dev/null | grep -q 'final score'; do
+        kill -0 $XP 2>/dev/null || break
+        n=$((n + 1)); [ $n -lt 600 ] || break; sleep 0.1
+    done
+    xwd -root -silent | convert xwd:- -trim "docs/img/xboard-$v.png" || fail "$v: no screenshot"
+    kill $XP 2>/dev/null; wait $XP 2>/dev/null
+    grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T/$v.pgn" || fail "$v: no result in the saved game: $(tail -5 "$T/$v.pgn" 2>/dev/null)"
+    grep -q "^{.*} \(1-0\|0-1\|1/2-1/2\)" "$T/$v.pgn" || fail "$v: no reason"
+    ! grep -q "Illegal move" "$T/$v.debug" || fail "$v: $(grep -m1 'Illegal move' "$T/$v.debug")"
+    ! grep -qi "forfeit" "$T/$v.debug" || fail "$v: a forfeit"
+    # the screenshot is a board: a real image with many colours
+    c=$(convert "docs/img/xboard-$v.png" -format %k info:)
+    [ "${c:-0}" -gt 50 ] || fail "$v: the screenshot has $c colours"
+    echo "xboard: $v game under XBoard: $(grep '^\[Result' "$T/$v.pgn") $(grep -o '{[^}]*} [-0-9/]*$' "$T/$v.pgn"), screenshot docs/img/xboard-$v.png"
+done
+echo "xboard: ok"
