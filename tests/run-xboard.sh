@@ -40,6 +40,29 @@ check '^1-0 {Black wins: connected}'
 awk '/^move /{m=1} /^pong 1$/{exit !m}' "$T/a.out" || fail "pong 1 before the move"
 [ "$(grep -c '^pong' "$T/a.out")" = 5 ] || fail "not five pongs"
 [ "$(grep -c '^move ' "$T/a.out")" = 2 ] || fail "not two engine moves"
+# Fetlar captures entered in the GUI: lift marks the victim cyan, lift on
+# the victim marks the to-square and clicks it; a capture without its
+# victims is refused (XBoard would keep them on its board); two victims as
+# three legs; three victims: two of them entered (all XBoard can show)
+printf '%s\n' xboard 'protover 2' new 'variant fetlar' force \
+  'setboard 11/11/11/4M6/4m6/11/11/4M6/11/2q8/11 w - - 0 1' 'lift e4' 'lift e7' \
+  'usermove e4e6' 'usermove e4e7,e7e6' 'ping 1' \
+  'setboard 11/11/11/11/11/4M6/4m6/2Mm1m5/11/9q1/4M6 w - - 0 1' 'usermove e1d4,d4e4' \
+  'usermove e1d4,d4e5,e5e4' 'ping 2' \
+  'setboard 11/11/11/11/11/4M6/4m6/2Mm1mM4/11/9q1/4M6 w - - 0 1' 'usermove e1e4' \
+  'usermove e1d4,d4f4,f4e4' 'ping 3' | "$X" > "$T/b.out" 2>&1
+b() { grep -q -- "$1" "$T/b.out" || fail "no line '$1': $(grep -v '^feature' "$T/b.out")"; }
+nb() { ! grep -q -- "$1" "$T/b.out" || fail "a line '$1'"; }
+b '^highlight 11/11/11/11/4C6/11/4Y6/YYYY1YYYYYY/4Y6/4Y6/4Y6$'
+b '^highlight 11/11/11/11/11/4Y6/11/11/11/11/11$'
+b '^click e6$'
+b '^Illegal move (it captures 1, enter the victims): e4e6$'
+nb '^Illegal move.*e4e7,e7e6'
+b '^Illegal move (it captures 2, enter the victims): e1d4,d4e4$'
+nb '^Illegal move.*e1d4,d4e5,e5e4'
+b '^Illegal move (it captures 3, enter the victims): e1e4$'
+nb '^Illegal move.*e1d4,d4f4,f4e4'
+[ "$(grep -c '^pong' "$T/b.out")" = 3 ] || fail "multi-leg: not three pongs"
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
 echo "xboard: CECP transcript ok"
@@ -72,7 +95,7 @@ for v in loa fetlar; do
     done
     # the dialog is the last thing drawn
     n=0
-    until xwininfo -root -tree 2>/dev/null | grep -q 'final score'; do
+    until xwininfo -root -tree 2>/dev/null | grep -q "\"Exiting\""; do
         kill -0 $XP 2>/dev/null || break
         n=$((n + 1)); [ $n -lt 600 ] || break; sleep 0.1
     done
