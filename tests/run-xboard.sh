@@ -81,33 +81,44 @@ Xvfb $D -screen 0 1024x768x24 >/dev/null 2>&1 & XV=$!
 trap 'kill $XV 2>/dev/null; rm -rf "$T"' EXIT
 export HOME="$T" DISPLAY=$D
 for i in $(seq 100); do xwininfo -root >/dev/null 2>&1 && break; sleep 0.1; done
-for v in loa fetlar; do
+# xbgame NAME VARIANT FCP SCP: a one-game match, screenshot
+# docs/img/xboard-NAME.png, checks
+xbgame() {
+    v=$2
     "$XB" -variant $v -testLegality false -matchMode true -matchGames 1 \
-        -fcp "$X" -scp "$X" -fd "$T" -sd "$T" -searchDepth 2 \
-        -saveGameFile "$T/$v.pgn" -debugMode true -nameOfDebugFile "$T/$v.debug" \
-        -saveSettingsOnExit false >"$T/$v.xb" 2>&1 & XP=$!
-    # the game's end: the PGN has its result (XBoard then shows the match
-    # result in a dialog and waits); no time bound but a very generous one
+        -fcp "$3" -scp "$4" -fd "$T" -sd "$T" -searchDepth 2 \
+        -saveGameFile "$T/$1.pgn" -debugMode true -nameOfDebugFile "$T/$1.debug" \
+        -saveSettingsOnExit false >"$T/$1.xb" 2>&1 & XP=$!
+    # the game's end: the PGN has its result, then XBoard shows the match
+    # result in its "Exiting" box and waits (bounds only against a hang)
     n=0
-    until grep -q '^\[Result "[^*]' "$T/$v.pgn" 2>/dev/null; do
+    until grep -q '^\[Result "[^*]' "$T/$1.pgn" 2>/dev/null; do
         kill -0 $XP 2>/dev/null || break
         n=$((n + 1)); [ $n -lt 6000 ] || break; sleep 0.1
     done
-    # the dialog is the last thing drawn
     n=0
-    until xwininfo -root -tree 2>/dev/null | grep -q "\"Exiting\""; do
+    until xwininfo -root -tree 2>/dev/null | grep -q '"Exiting"'; do
         kill -0 $XP 2>/dev/null || break
-        n=$((n + 1)); [ $n -lt 600 ] || break; sleep 0.1
+        n=$((n + 1)); [ $n -lt 3000 ] || break; sleep 0.1
     done
-    xwd -root -silent | convert xwd:- -trim "docs/img/xboard-$v.png" || fail "$v: no screenshot"
+    xwd -root -silent | convert xwd:- -trim "docs/img/xboard-$1.png" || fail "$1: no screenshot"
     kill $XP 2>/dev/null; wait $XP 2>/dev/null
-    grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T/$v.pgn" || fail "$v: no result in the saved game: $(tail -5 "$T/$v.pgn" 2>/dev/null)"
-    grep -q "^{.*} \(1-0\|0-1\|1/2-1/2\)" "$T/$v.pgn" || fail "$v: no reason"
-    ! grep -q "Illegal move" "$T/$v.debug" || fail "$v: $(grep -m1 'Illegal move' "$T/$v.debug")"
-    ! grep -qi "forfeit" "$T/$v.debug" || fail "$v: a forfeit"
+    grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T/$1.pgn" || fail "$1: no result in the saved game: $(tail -5 "$T/$1.pgn" 2>/dev/null)"
+    grep -q "^{.*} \(1-0\|0-1\|1/2-1/2\)" "$T/$1.pgn" || fail "$1: no reason"
+    ! grep -q "Illegal move" "$T/$1.debug" || fail "$1: $(grep -m1 'Illegal move' "$T/$1.debug")"
+    ! grep -qi "forfeit" "$T/$1.debug" || fail "$1: a forfeit"
     # the screenshot is a board: a real image with many colours
-    c=$(convert "docs/img/xboard-$v.png" -format %k info:)
-    [ "${c:-0}" -gt 50 ] || fail "$v: the screenshot has $c colours"
-    echo "xboard: $v game under XBoard: $(grep '^\[Result' "$T/$v.pgn") $(grep -o '{[^}]*} [-0-9/]*$' "$T/$v.pgn"), screenshot docs/img/xboard-$v.png"
-done
+    c=$(convert "docs/img/xboard-$1.png" -format %k info:)
+    [ "${c:-0}" -gt 50 ] || fail "$1: the screenshot has $c colours"
+    echo "xboard: $1 under XBoard: $(grep '^\[Result' "$T/$1.pgn") $(grep -o '{[^}]*} [-0-9/]*$' "$T/$1.pgn"), docs/img/xboard-$1.png"
+}
+xbgame loa loa "$X" "$X"
+xbgame fetlar fetlar "$X" "$X"
+# three victims in one move (e1-e4 takes d4, f4 and e5; greedy plays it):
+# XBoard gets two of them and passes both on to the other engine, the game
+# goes on to its end
+F="/4t6/11/11/2tT1Tt4/4T6/4t6/11/11/11/9K1/11/ b 0"
+xbgame fetlar-3victims fetlar "$X --fen '$F' --option Strategy=greedy" "$X --fen '$F'"
+grep -q '<first : # e1-e4 removes 3 pieces; XBoard shows only two of them' "$T/fetlar-3victims.debug" || fail "3 victims: no note"
+grep -q '>second: e1d4,d4f4,f4e4' "$T/fetlar-3victims.debug" || fail "3 victims: not passed on as three legs: $(grep -m3 'second: usermove\|>second: e1' "$T/fetlar-3victims.debug")"
 echo "xboard: ok"

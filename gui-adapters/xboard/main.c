@@ -41,6 +41,7 @@ static struct {
     int fixed;             /* ENGINE given: only its game */
     char bindir[PATH_MAX];
     FILE *log;
+    const char *start_fen; /* --fen: the start of every game, or NULL */
     const struct xb_game *g;
     /* the game */
     char base[XB_FEN_MAX];
@@ -505,7 +506,16 @@ static void new_game(void)
     X.nmoves = 0;
     X.over = 0;
     X.lift_from = -1;
-    if (eng("newgame", NULL, 0) != 0 || eng("fen", fen, sizeof fen) != 0 ||
+    if (X.start_fen) { /* --fen, where the engine takes it */
+        char cmd[XB_FEN_MAX + 32];
+        snprintf(cmd, sizeof cmd, "position fen %.*s", XB_FEN_MAX - 1, X.start_fen);
+        if (eng("newgame", NULL, 0) == 0 && eng(cmd, NULL, 0) != 0)
+            out("# --fen refused by the engine: %s", X.eng.last_error);
+    } else if (eng("newgame", NULL, 0) != 0) {
+        out("tellusererror Medan: the engine refused newgame");
+        return;
+    }
+    if (eng("fen", fen, sizeof fen) != 0 ||
         strncmp(fen, "fen ", 4) != 0 ||
         xb_pos_from_mep(X.g, fen + 4, &X.pos, err, sizeof err) != 0) {
         out("tellusererror Medan: the engine gives no start position");
@@ -526,7 +536,7 @@ static void features(void)
     char buf[1 << 16], *lines[256];
     out("feature done=0");
     out("feature myname=\"%s (medan-xboard %s)\"",
-        X.eng.id_name[0] ? X.eng.id_name : "Medan", MEDAN_VERSION);
+        X.fixed && X.eng.id_name[0] ? X.eng.id_name : "Medan", MEDAN_VERSION);
     out("feature variants=\"%s\"", X.fixed ? X.g->name : xb_game_names());
     out("feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
         "reuse=1 analyze=1 colors=0 san=0 name=0 nps=0 memory=0 smp=0 "
@@ -998,7 +1008,8 @@ static void handle_line(char *line)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: medan-xboard [ENGINE] [--option NAME=VALUE]... [--log FILE]\n"
+            "usage: medan-xboard [ENGINE] [--option NAME=VALUE]... [--fen POSITION]\n"
+            "                    [--log FILE]\n"
             "       medan-xboard --help | --version\n"
             "  a CECP (WinBoard protocol 2) engine for XBoard: plays through a MEP\n"
             "  engine run as a child.  Without ENGINE: variants loa and fetlar with\n"
@@ -1032,6 +1043,8 @@ int main(int argc, char **argv)
             X.opt_name[X.nopts] = xstrdup(o);
             X.opt_name[X.nopts][eq - o] = '\0';
             X.opt_val[X.nopts++] = xstrdup(eq + 1);
+        } else if (strcmp(a, "--fen") == 0 && i + 1 < argc) {
+            X.start_fen = argv[++i];
         } else if (strcmp(a, "--log") == 0 && i + 1 < argc) {
             X.log = fopen(argv[++i], "a");
             if (!X.log) {
