@@ -9,6 +9,13 @@ BIN=$(cd "$BIN" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "xboard: FAIL: $*"; exit 1; }
 X="$BIN/medan-xboard"
+# a sanitizer build's reports, from the adapter and its engines wherever
+# they run (under XBoard too), go to files checked at the end
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$T/san"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$T/san:print_stacktrace=1"
+sancheck() {
+    ! ls "$T"/san.* >/dev/null 2>&1 || fail "sanitizer report: $(cat "$T"/san.* | head -20)"
+}
 
 # (a) CECP transcript, no X.  A ping after our own move is answered only
 # after the move, so the order of the lines is fixed.
@@ -65,6 +72,7 @@ nb '^Illegal move.*e1d4,d4f4,f4e4'
 [ "$(grep -c '^pong' "$T/b.out")" = 3 ] || fail "multi-leg: not three pongs"
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
+sancheck
 echo "xboard: CECP transcript ok"
 
 # (b) XBoard under Xvfb
@@ -121,4 +129,5 @@ F="/4t6/11/11/2tT1Tt4/4T6/4t6/11/11/11/9K1/11/ b 0"
 xbgame fetlar-3victims fetlar "$X --fen '$F' --option Strategy=greedy" "$X --fen '$F'"
 grep -q '<first : # e1-e4 removes 3 pieces; XBoard shows only two of them' "$T/fetlar-3victims.debug" || fail "3 victims: no note"
 grep -q '>second: e1d4,d4f4,f4e4' "$T/fetlar-3victims.debug" || fail "3 victims: not passed on as three legs: $(grep -m3 'second: usermove\|>second: e1' "$T/fetlar-3victims.debug")"
+sancheck
 echo "xboard: ok"
