@@ -70,6 +70,17 @@ nb '^Illegal move.*e1d4,d4e5,e5e4'
 b '^Illegal move (it captures 3, enter the victims): e1e4$'
 nb '^Illegal move.*e1d4,d4f4,f4e4'
 [ "$(grep -c '^pong' "$T/b.out")" = 3 ] || fail "multi-leg: not three pongs"
+# analysis bounded by sd (so its lines come before the next pong), post,
+# unprintable bytes, an over-long line
+{ printf '%s\n' xboard 'protover 2' new 'variant loa' force post 'sd 3' analyze 'ping 1' \
+    'usermove b1b3' 'ping 2' exit 'ping 3'
+  printf 'usermove \001\002b1b3\n'
+  head -c 70000 /dev/zero | tr '\0' 'x'; printf '\nping 4\nquit\n'; } | "$X" > "$T/c.out" 2>&1 || fail "analysis session: exit status"
+awk '/^3 -?[0-9]+ [0-9]+ [0-9]+ [a-h][1-8][a-h][1-8]/{d++} /^pong 1$/{p1 = d} /^pong 2$/{p2 = d}
+     END { exit !(p1 >= 1 && p2 >= 2) }' "$T/c.out" || fail "analysis lines not before the pongs: $(grep -v '^feature' "$T/c.out")"
+grep -q '^Error (not printable ASCII): the line$' "$T/c.out" || fail "unprintable bytes not refused"
+grep -q '^pong 4$' "$T/c.out" || fail "no pong after an over-long line"
+! grep -q "$(printf '\001')" "$T/c.out" || fail "a control byte echoed"
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
 sancheck

@@ -164,6 +164,13 @@ static int eng(const char *cmd, char *payload, size_t pn)
     return -1;
 }
 
+/* Is a search on whose end a ping must wait: our move, or an analysis
+ * bounded by sd (it ends by itself)? */
+static int busy_for_ping(void)
+{
+    return X.engine_ok && (X.thinking || (X.analyzing && X.sd > 0 && X.eng.searching));
+}
+
 static void flush_pongs(void)
 {
     for (int i = 0; i < X.npong; i++)
@@ -323,7 +330,9 @@ static void start_search(int analyse)
     position_cmd(cmd, sizeof cmd, NULL);
     if (eng(cmd, NULL, 0) != 0)
         return;
-    if (analyse)
+    if (analyse && X.sd > 0) /* sd bounds an analysis too */
+        snprintf(lim, sizeof lim, "depth %d", X.sd);
+    else if (analyse)
         snprintf(lim, sizeof lim, "infinite");
     else
         limits(lim, sizeof lim);
@@ -950,7 +959,7 @@ static void handle_line(char *line)
             X.stop_sent = 1;
         }
     } else if (strcmp(c, "ping") == 0) {
-        if (X.thinking && X.npong < 16)
+        if (busy_for_ping() && X.npong < 16)
             snprintf(X.pong[X.npong++], sizeof X.pong[0], "%.31s", k > 1 ? tok[1] : "");
         else
             out("pong %.31s", k > 1 ? tok[1] : "");
@@ -1086,7 +1095,7 @@ int main(int argc, char **argv)
     while (!finished) {
         /* after a ping during our move, nothing is read until the move is
          * out (CECP: the pong comes after the move) */
-        int hold = X.thinking && X.npong > 0 && X.engine_ok;
+        int hold = busy_for_ping() && X.npong > 0;
         if (!hold && take_input(line, sizeof line)) {
             if (line[0])
                 handle_line(line);
