@@ -113,10 +113,12 @@ xbgame() {
     n=0
     until grep -q '^\[Result "[^*]' "$T/$1.pgn" 2>/dev/null; do
         kill -0 $XP 2>/dev/null || break
+        ! grep -qi 'Illegal move\|forfeit' "$T/$1.debug" 2>/dev/null || break
         n=$((n + 1)); [ $n -lt 6000 ] || break; sleep 0.1
     done
     n=0
-    until xwininfo -root -tree 2>/dev/null | grep -q '"Exiting"'; do
+    grep -q '^\[Result "[^*]' "$T/$1.pgn" 2>/dev/null || n=3000
+    until [ $n -ge 3000 ] || xwininfo -root -tree 2>/dev/null | grep -q '"Exiting"'; do
         kill -0 $XP 2>/dev/null || break
         n=$((n + 1)); [ $n -lt 3000 ] || break; sleep 0.1
     done
