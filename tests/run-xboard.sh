@@ -81,6 +81,15 @@ awk '/^3 -?[0-9]+ [0-9]+ [0-9]+ [a-h][1-8][a-h][1-8]/{d++} /^pong 1$/{p1 = d} /^
 grep -q '^Error (not printable ASCII): the line$' "$T/c.out" || fail "unprintable bytes not refused"
 grep -q '^pong 4$' "$T/c.out" || fail "no pong after an over-long line"
 ! grep -q "$(printf '\001')" "$T/c.out" || fail "a control byte echoed"
+# a variant whose engine cannot start (no medan-fetlar beside the adapter)
+# is said, and the adapter stays usable; an engine of another game is
+# refused at start
+mkdir "$T/lonely" && cp "$X" "$BIN/medan-loa" "$T/lonely/"
+printf '%s\n' xboard 'protover 2' new 'variant fetlar' 'usermove e1e4' 'lift e1' 'ping 1' \
+  'variant loa' 'usermove b1b3' 'ping 2' quit | "$T/lonely/medan-xboard" > "$T/d.out" 2>&1 || fail "lonely: exit status"
+grep -q "^tellusererror Medan: cannot start $T/lonely/medan-fetlar" "$T/d.out" || fail "lonely: $(grep -v '^feature' "$T/d.out")"
+grep -q '^pong 2$' "$T/d.out" && ! grep -q '^Illegal move: b1b3' "$T/d.out" || fail "lonely: not usable after: $(grep -v '^feature' "$T/d.out")"
+if "$X" "$BIN/medan-palagan" </dev/null >/dev/null 2>&1; then fail "a Palagan engine was taken"; fi
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
 sancheck

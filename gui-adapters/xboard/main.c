@@ -494,8 +494,10 @@ static int start_engine(const char *path)
         return -1;
     }
     X.engine_ok = 1;
-    X.g = xb_game_find(X.eng.game);
-    if (!X.g) {
+    const struct xb_game *g = xb_game_find(X.eng.game);
+    if (g)
+        X.g = g;
+    else { /* X.g stays the previous game (never NULL once set) */
         ctl_client_quit(&X.eng);
         X.engine_ok = 0;
         snprintf(err, sizeof err, "the engine plays '%s'; medan-xboard shows %s",

@@ -15,6 +15,6 @@ PROGRAMS += $(BIN)/medan-xboard
 # adapter on both sides (tests/run-xboard.sh; skipped, exit 77, only where
 # xboard and Xvfb cannot be installed).
 .PHONY: xboard
-xboard: $(BIN)/medan-xboard $(BIN)/medan-loa $(BIN)/medan-fetlar
+xboard: $(BIN)/medan-xboard $(BIN)/medan-loa $(BIN)/medan-fetlar $(BIN)/medan-palagan
 	@sh tests/run-xboard.sh $(BUILD) $(BIN)
 TEST_STAGES += xboard
