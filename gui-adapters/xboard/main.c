@@ -1035,7 +1035,8 @@ int main(int argc, char **argv)
     X.time_ms = X.otim_ms = X.base_ms = X.inc_ms = X.st_ms = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ||
+            (argc == 2 && strcmp(a, "help") == 0)) {
             usage(stdout);
             return 0;
         }
