@@ -90,6 +90,13 @@ printf '%s\n' xboard 'protover 2' new 'variant fetlar' 'usermove e1e4' 'lift e1'
 grep -q "^tellusererror Medan: cannot start $T/lonely/medan-fetlar" "$T/d.out" || fail "lonely: $(grep -v '^feature' "$T/d.out")"
 grep -q '^pong 2$' "$T/d.out" && ! grep -q '^Illegal move: b1b3' "$T/d.out" || fail "lonely: not usable after: $(grep -v '^feature' "$T/d.out")"
 if "$X" "$BIN/medan-palagan" </dev/null >/dev/null 2>&1; then fail "a Palagan engine was taken"; fi
+# a draw (Fetlar's 100 plies without a capture: XBoard's half-move clock
+# goes to the engine), and no move after the end
+printf '%s\n' xboard 'protover 2' new 'variant fetlar' force \
+  'setboard 11/11/11/11/11/4M6/4m6/2Mm1m5/11/9q1/4M6 w - - 99 1' 'usermove e1e2' \
+  'usermove j2j3' 'ping 1' | "$X" > "$T/e.out" 2>&1
+grep -q '^1/2-1/2 {Draw: no capture}$' "$T/e.out" && grep -q '^Illegal move (the game is over): j2j3$' "$T/e.out" ||
+    fail "draw: $(grep -v '^feature' "$T/e.out")"
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
 sancheck
