@@ -97,6 +97,12 @@ printf '%s\n' xboard 'protover 2' new 'variant fetlar' force \
   'usermove j2j3' 'ping 1' | "$X" > "$T/e.out" 2>&1
 grep -q '^1/2-1/2 {Draw: no capture}$' "$T/e.out" && grep -q '^Illegal move (the game is over): j2j3$' "$T/e.out" ||
     fail "draw: $(grep -v '^feature' "$T/e.out")"
+# clocks: level/time/otim and st/sd become the engine's go limits (--log)
+printf '%s\n' xboard 'protover 2' new 'variant fetlar' 'sd 2' 'level 40 5 2' 'time 30000' \
+  'otim 29000' 'usermove f2f3' 'ping 1' 'st 1' force go 'ping 2' quit |
+  "$X" --log "$T/clock.log" > "$T/f.out" 2>&1
+grep -q '^e< go depth 2 p2time 300000 p1time 290000 p1inc 2000 p2inc 2000 movestogo 40$' "$T/clock.log" &&
+  grep -q '^e< go depth 2 movetime 1000$' "$T/clock.log" || fail "clocks: $(grep 'e< go' "$T/clock.log")"
 # EOF in the middle of a search ends the adapter and its engine
 printf 'xboard\nprotover 2\nnew\nvariant loa\nsd 30\ngo\n' | "$X" >/dev/null 2>&1 || fail "EOF during a search"
 sancheck
