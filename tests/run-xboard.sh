@@ -52,7 +52,8 @@ awk '/^move /{m=1} /^pong 1$/{exit !m}' "$T/a.out" || fail "pong 1 before the mo
 # victims is refused (XBoard would keep them on its board); two victims as
 # three legs; three victims: two of them entered (all XBoard can show)
 printf '%s\n' xboard 'protover 2' new 'variant fetlar' force \
-  'setboard 11/11/11/4M6/4m6/11/11/4M6/11/2q8/11 w - - 0 1' 'lift e4' 'lift e7' \
+  'setboard 11/11/11/4M6/4m6/11/11/4M6/11/2q8/11 w - - 0 1' 'lift e4' 'put e5' 'lift e7' \
+  'lift e4' 'put e7' 'lift e7' \
   'usermove e4e6' 'usermove e4e7,e7e6' 'ping 1' \
   'setboard 11/11/11/11/11/4M6/4m6/2Mm1m5/11/9q1/4M6 w - - 0 1' 'usermove e1d4,d4e4' \
   'usermove e1d4,d4e5,e5e4' 'ping 2' \
@@ -62,6 +63,9 @@ b() { grep -q -- "$1" "$T/b.out" || fail "no line '$1': $(grep -v '^feature' "$T
 nb() { ! grep -q -- "$1" "$T/b.out" || fail "a line '$1'"; }
 b '^highlight 11/11/11/11/4C6/11/4Y6/YYYY1YYYYYY/4Y6/4Y6/4Y6$'
 b '^highlight 11/11/11/11/11/4Y6/11/11/11/11/11$'
+# a drop on a quiet square ends the entry: lifting e7 then is a new lift of
+# a piece that cannot move (attackers to move), nothing marked
+b '^highlight 11/11/11/11/11/11/11/11/11/11/11$'
 b '^click e6$'
 b '^Illegal move (it captures 1, enter the victims): e4e6$'
 nb '^Illegal move.*e4e7,e7e6'

@@ -929,10 +929,10 @@ static void handle_line(char *line)
         strcmp(c, "easy") == 0 || strcmp(c, "random") == 0 ||
         strcmp(c, "computer") == 0 || strcmp(c, "name") == 0 ||
         strcmp(c, "rating") == 0 || strcmp(c, "ics") == 0 ||
-        strcmp(c, "draw") == 0 || strcmp(c, "put") == 0 ||
-        strcmp(c, "hover") == 0 || strcmp(c, ".") == 0 ||
+        strcmp(c, "draw") == 0 ||
+        strcmp(c, ".") == 0 ||
         strcmp(c, "bk") == 0 || strcmp(c, "hint") == 0) {
-        /* nothing to do (put: the GUI clears its marks itself) */
+        /* nothing to do */
     } else if (strcmp(c, "protover") == 0) {
         features();
     } else if (strcmp(c, "new") == 0) {
@@ -1004,6 +1004,16 @@ static void handle_line(char *line)
             X.otim_ms = v * 10;
     } else if (strcmp(c, "option") == 0 && k >= 2) {
         set_option(rest);
+    } else if (strcmp(c, "put") == 0 && k == 2) {
+        /* a drop anywhere but on a victim ends the move entry (XBoard
+         * clears its marks itself) */
+        int len, sq = xb_square(X.g, tok[1], &len);
+        if (sq < 0 || tok[1][len] || !X.cyan[sq]) {
+            X.lift_from = -1;
+            memset(X.cyan, 0, sizeof X.cyan);
+        }
+    } else if (strcmp(c, "hover") == 0) {
+        /* nothing: victims are marked at lift */
     } else if (strcmp(c, "lift") == 0 && k == 2) {
         cmd_lift(tok[1]);
     } else if (strcmp(c, "quit") == 0) {
