@@ -27,6 +27,9 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 /usr/bin/python3 -c 'import setuptools, wheel' >/dev/null 2>&1 || need="$need python3-setuptools python3-wheel"
 # The console test drives the engines through tmux; man pages are checked with groff.
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
+# The xboard stage: XBoard under Xvfb, screenshots by xwd and convert.
+{ command -v xboard || [ -x /usr/games/xboard ]; } >/dev/null 2>&1 || need="$need xboard"
+command -v Xvfb >/dev/null 2>&1 || need="$need xvfb x11-apps imagemagick"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"
 # The ThreadSanitizer stage (tests/run-tsan.sh) links clang's runtime.
 if command -v clang >/dev/null 2>&1; then

@@ -19,7 +19,7 @@ VERSION=$(sed -n 's/^#define MEDAN_VERSION "\(.*\)"/\1/p' core/version.h)
 
 # --- --help, --version, usage errors ---------------------------------------------------
 for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
-         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web; do
+         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web medan-xboard; do
     [ -x "$BIN/$p" ] || { bad "$p not built"; continue; }
     for a in --help -h help; do
         "$BIN/$p" $a </dev/null >"$T/o" 2>"$T/e"; rc=$?
@@ -165,7 +165,7 @@ ${MAKE:-make} -s install SAN=${SAN:-0} DESTDIR="$D" PREFIX=/usr >"$T/inst.out" 2
     { bad "make install failed"; cat "$T/inst.out" >&2; }
 missing=""
 for p in medan-loa medan-fetlar medan-palagan medan-battalion medan-referee medan-opentafl \
-         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web; do
+         medan-otbridge medan-battalion-duplicate medan-slurm-match medan-web medan-xboard; do
     [ -x "$D/usr/bin/$p" ] || missing="$missing bin/$p"
     [ -f "$D/usr/share/man/man1/$p.1" ] || missing="$missing man1/$p.1"
 done
