@@ -2,9 +2,12 @@
 # tests/run-xboard.sh BUILD BIN - the `xboard` stage: medan-xboard over CECP
 # without X (every command, bad input), then XBoard 4.9 under Xvfb playing a
 # whole engine-vs-engine game of each variant with the adapter on both
-# sides; screenshots to docs/img/xboard-<variant>.png.  Exit 77 (skipped)
+# sides; screenshots to SHOTS/xboard-<variant>.png (BUILD/xboard, or
+# $XBOARD_SHOTS: `XBOARD_SHOTS=docs/img make xboard` renews the docs' ones).  Exit 77 (skipped)
 # only when xboard or Xvfb is missing and cannot be installed.
 BUILD=${1:-build}; BIN=${2:-bin}
+SHOTS=${XBOARD_SHOTS:-$BUILD/xboard}
+mkdir -p "$SHOTS" || { echo "xboard: FAIL: cannot make $SHOTS"; exit 1; }
 BIN=$(cd "$BIN" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "xboard: FAIL: $*"; exit 1; }
@@ -127,7 +130,7 @@ trap 'kill $XV 2>/dev/null; rm -rf "$T"' EXIT
 export HOME="$T" DISPLAY=$D
 for i in $(seq 100); do xwininfo -root >/dev/null 2>&1 && break; sleep 0.1; done
 # xbgame NAME VARIANT FCP SCP: a one-game match, screenshot
-# docs/img/xboard-NAME.png, checks
+# SHOTS/xboard-NAME.png, checks
 xbgame() {
     v=$2
     "$XB" -variant $v -testLegality false -matchMode true -matchGames 1 \
@@ -148,16 +151,16 @@ xbgame() {
         kill -0 $XP 2>/dev/null || break
         n=$((n + 1)); [ $n -lt 3000 ] || break; sleep 0.1
     done
-    xwd -root -silent | convert xwd:- -trim -dither None -colors 48 "png8:docs/img/xboard-$1.png" || fail "$1: no screenshot"
+    xwd -root -silent | convert xwd:- -trim -dither None -colors 48 "png8:$SHOTS/xboard-$1.png" || fail "$1: no screenshot"
     kill $XP 2>/dev/null; wait $XP 2>/dev/null
     grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T/$1.pgn" || fail "$1: no result in the saved game: $(tail -5 "$T/$1.pgn" 2>/dev/null)"
     grep -q "^{.*} \(1-0\|0-1\|1/2-1/2\)" "$T/$1.pgn" || fail "$1: no reason"
     ! grep -q "Illegal move" "$T/$1.debug" || fail "$1: $(grep -m1 'Illegal move' "$T/$1.debug")"
     ! grep -qi "forfeit" "$T/$1.debug" || fail "$1: a forfeit"
     # the screenshot is a board: a real image with many colours
-    c=$(convert "docs/img/xboard-$1.png" -format %k info:)
+    c=$(convert "$SHOTS/xboard-$1.png" -format %k info:)
     [ "${c:-0}" -gt 12 ] || fail "$1: the screenshot has $c colours"
-    echo "xboard: $1 under XBoard: $(grep '^\[Result' "$T/$1.pgn") $(grep -o '{[^}]*} [-0-9/]*$' "$T/$1.pgn"), docs/img/xboard-$1.png"
+    echo "xboard: $1 under XBoard: $(grep '^\[Result' "$T/$1.pgn") $(grep -o '{[^}]*} [-0-9/]*$' "$T/$1.pgn"), $SHOTS/xboard-$1.png"
 }
 xbgame loa loa "$X" "$X"
 xbgame fetlar fetlar "$X" "$X"
