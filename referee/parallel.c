@@ -77,7 +77,7 @@ static int run(char **argv)
         execvp(argv[0], argv);
         fprintf(stderr, "medan-referee parallel: cannot run %s: %s\n", argv[0],
                 strerror(errno));
-        _exit(127);
+        _exit(127); /* exit-ok: the forked child, its exec failed */
     }
     child_pid = pid;
     if (pid > 0 && got_signal) /* came between fork and here */

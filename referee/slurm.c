@@ -58,7 +58,7 @@ static int run_capture(char **argv, char *out, size_t n)
         execvp(argv[0], argv);
         fprintf(stderr, "medan-referee slurm: cannot run %s: %s\n", argv[0],
                 strerror(errno));
-        _exit(127);
+        _exit(127); /* exit-ok: the forked child, its exec failed */
     }
     close(fd[1]);
     while ((k = read(fd[0], out + len, n - 1 - len)) != 0) {

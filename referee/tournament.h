@@ -1,25 +1,23 @@
 /* tournament.h - tournaments of N engines: the command-line flags
  * (--tournament, --rounds, --noswap, --repeat), their checks, and the
- * crosstable with Elo and rank ranges printed after the result table. */
+ * Elo and rank ranges of N engines (the crosstable that prints them is
+ * table.c's: table.c calls this file, never the other way). */
 #ifndef REF_TOURNAMENT_H
 #define REF_TOURNAMENT_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 struct ref_match;
-struct ref_table;
 
 /* If argv[*i] is a tournament flag: consume it (and its value), return 1;
- * *rc = -1 on a bad value (message printed).  Else 0. */
+ * *rc = -1 on a bad value (its message in err).  Else 0. */
 int ref_cli_tournament_flag(struct ref_match *m, int argc, char **argv,
-                            int *i, int *rc);
+                            int *i, int *rc, char *err, size_t n);
 /* After the game and the engines are known: check the combination, pick
  * the default tournament, and set m->games to the whole schedule (--games
- * is per encounter).  0 or -1 (message printed). */
-int ref_cli_tournament_check(struct ref_match *m, int neng, int sprt_given);
-/* Two seats, more than two engines: Elo per engine with its 95% interval
- * and rank range (ref_ratings), and the crosstable. */
-void ref_table_crosstable(const struct ref_table *t, FILE *f);
+ * is per encounter).  0 or -1 (its message in err). */
+int ref_cli_tournament_check(struct ref_match *m, int neng, int sprt_given,
+                             char *err, size_t n);
 /* Rank ranges from intervals: best[i] = 1 + engines whose lower bound is
  * above i's upper bound, worst[i] = n - engines whose upper bound is below
  * i's lower bound.  A NaN bound counts as unbounded. */
