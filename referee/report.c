@@ -719,12 +719,17 @@ static void chart_tune(FILE *f, const struct ref_tune_path *t)
     }
 }
 
+void ref_report_usage(FILE *f)
+{
+    fprintf(f, "usage: medan-referee report RESULTS.jsonl... --html OUT.html "
+               "[--sprt elo0=.. elo1=.. ...] [--title T] [--tune STATE.json]\n");
+}
+
 static int usage(const char *why)
 {
     if (why)
         fprintf(stderr, "medan-referee report: %s\n", why);
-    fprintf(stderr, "usage: medan-referee report RESULTS.jsonl... --html OUT.html "
-                    "[--sprt elo0=.. elo1=.. ...] [--title T] [--tune STATE.json]\n");
+    ref_report_usage(stderr);
     return 1;
 }
 

@@ -91,15 +91,20 @@ struct tune {
     int nrest, eng_at, eng_end;
 };
 
-static int usage(void)
+void ref_tune_usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: medan-referee tune --param name,start,min,max,c_end,r_end... |\n"
             "         --params FILE  --iterations N [--pairs P] [--state FILE]\n"
             "         [--progress N] [--seed S] [--spsa A=.. alpha=.. gamma=..]\n"
             "         --game G [k=v...] --engine KEYS... [match options]\n"
             "       medan-referee parallel --shards N ... | slurm N ... tune ... --state FILE\n"
             "(medan-referee --help, docs/referee.md \"Tuning with SPSA\")\n");
+}
+
+static int usage(void)
+{
+    ref_tune_usage(stderr);
     return 1;
 }
 
