@@ -11,7 +11,6 @@
 #include "outfile.h"
 #include "record.h"
 #include "stats.h"
-#include "tournament.h"
 #include "tune.h"
 
 #define MAX_ENG 16

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "tournament.h"
+#include "stats.h"
 
 const char *const ref_fail_reason[REF_F_N] = {
     "time_forfeit", "illegal_move", "crash", "stall", "engine_error"};

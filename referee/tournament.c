@@ -2,7 +2,6 @@
  * tournament.h and schedule.c for the schedule itself). */
 #include "tournament.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,6 @@
 #include "engines/registry.h"
 #include "match.h"
 #include "schedule.h"
-#include "stats.h"
 
 /* The message into err (the caller, ref_cli_parse, shows it). */
 static int tbad(char *err, size_t n, const char *fmt, ...)
@@ -95,39 +93,6 @@ int ref_cli_tournament_check(struct ref_match *m, int neng, int sprt_given,
                 "multiple of %d (%lld scheduled)\n", neng, m->nseats,
                 neng * m->nseats, total);
     return 0;
-}
-
-void ref_rank_ranges(int n, const double *lo, const double *hi, int *best,
-                     int *worst)
-{
-    for (int i = 0; i < n; i++) {
-        best[i] = 1;
-        worst[i] = n;
-        for (int j = 0; j < n; j++) {
-            if (j == i)
-                continue;
-            if (lo[j] > hi[i]) /* NaN compares false: no effect */
-                best[i]++;
-            if (hi[j] < lo[i])
-                worst[i]--;
-        }
-    }
-}
-
-void ref_tournament_ratings(int n, const double *games, const double *points,
-                            double *elo, double *lo, double *hi, int *best,
-                            int *worst)
-{
-    double *se = xcalloc((size_t)n, sizeof *se);
-    if (ref_ratings(n, games, points, elo, se) < 0)
-        for (int i = 0; i < n; i++)
-            se[i] = NAN;
-    for (int i = 0; i < n; i++) {
-        lo[i] = isnan(se[i]) ? NAN : elo[i] - REF_Z95 * se[i];
-        hi[i] = isnan(se[i]) ? NAN : elo[i] + REF_Z95 * se[i];
-    }
-    ref_rank_ranges(n, lo, hi, best, worst);
-    free(se);
 }
 
 long long ref_tournament_total_args(int argc, char **argv)
