@@ -29,7 +29,7 @@ int game_gen_moves(const struct game *g, const void *st, gmove *out)
         /* Not outside input: the game's own bound is wrong. */
         fprintf(stderr, "internal error: %s generated more than its max_moves (%d) moves\n",
                 g->name, g->max_moves);
-        abort();
+        abort(); /* exit-ok: internal error, as assert */
     }
     return n;
 }

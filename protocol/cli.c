@@ -480,8 +480,11 @@ int mep_main(const struct engine *e, int argc, char **argv)
 {
     struct cli c;
     char err[GAME_ERR_LEN];
-    if (engine_check(e, err, sizeof err))
-        die("%s", err);
+    if (engine_check(e, err, sizeof err)) {
+        /* the program's own table is wrong: its main exits with this */
+        fprintf(stderr, "medan-%s: %s\n", e->game ? e->game->name : "engine", err);
+        return 2;
+    }
     setvbuf(stdout, NULL, _IOLBF, 0);
     snprintf(progname, sizeof progname, "medan-%s", e->game->name);
     if (argc < 2)

@@ -277,19 +277,45 @@ int mep_console(const struct engine *e)
     pthread_t th;
     struct sigaction sa;
 
+    int rc = 0;
+
     memset(&C, 0, sizeof C);
     C.e = e;
     pthread_mutex_init(&C.tty, NULL);
-    if (pipe(out) || pipe(C.sig))
-        die("pipe: %s", strerror(errno));
+    /* A console that cannot start: the message, and mep_main's caller
+     * (the program's main) exits 2.  Nothing here ends the process. */
+    if (pipe(out)) {
+        fprintf(stderr, "%s: pipe: %s\n", program_invocation_short_name, strerror(errno));
+        return 2;
+    }
+    if (pipe(C.sig)) {
+        fprintf(stderr, "%s: pipe: %s\n", program_invocation_short_name, strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        return 2;
+    }
     fcntl(C.sig[0], F_SETFL, O_NONBLOCK);
     fcntl(C.sig[1], F_SETFL, O_NONBLOCK);
     C.out_rd = out[0];
-    if (!(outf = fdopen(out[1], "w")))
-        die("fdopen: %s", strerror(errno));
+    if (!(outf = fdopen(out[1], "w"))) {
+        fprintf(stderr, "%s: fdopen: %s\n", program_invocation_short_name, strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        close(C.sig[0]);
+        close(C.sig[1]);
+        return 2;
+    }
     C.m = mep_new(e, outf);
-    if (pthread_create(&th, NULL, pump, NULL))
-        die("cannot start the console's output thread");
+    if (pthread_create(&th, NULL, pump, NULL)) {
+        fprintf(stderr, "%s: cannot start the console's output thread\n",
+                program_invocation_short_name);
+        mep_free(C.m);
+        fclose(outf);
+        close(out[0]);
+        close(C.sig[0]);
+        close(C.sig[1]);
+        return 2;
+    }
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -313,7 +339,10 @@ int mep_console(const struct engine *e)
         if (poll(p, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            die("poll: %s", strerror(errno));
+            fprintf(stderr, "%s: poll: %s\n", program_invocation_short_name,
+                    strerror(errno));
+            rc = 2;
+            break;
         }
         if (p[1].revents & POLLIN) {
             char b[64];
@@ -355,5 +384,5 @@ int mep_console(const struct engine *e)
     cand_clear();
     free(C.cand);
     signal(SIGINT, SIG_DFL);
-    return 0;
+    return rc;
 }

@@ -386,16 +386,22 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void start_job(struct mep *m, enum job job)
+/* 0, or -1 with the error line sent when no thread can be started (the
+ * session goes on: the command failed and changed nothing). */
+static int start_job(struct mep *m, enum job job)
 {
     join_worker(m);
     m->job = job;
     memcpy(m->job_pos.b, cur(m), m->g->state_size);
     atomic_store(&m->stop, false);
     atomic_store(&m->busy, true);
-    if (pthread_create(&m->thread, NULL, worker, m))
-        die("cannot start the search thread");
+    if (pthread_create(&m->thread, NULL, worker, m)) {
+        atomic_store(&m->busy, false);
+        return fail(m, "not_supported", "cannot start the search thread now "
+                    "(the system's thread limit)");
+    }
     m->thread_live = 1;
+    return 0;
 }
 
 /* ---- commands ------------------------------------------------------------------ */
@@ -715,8 +721,7 @@ static int c_perft(struct mep *m, int argc, char **argv)
     if (argc != 2 || parse_i64(argv[1], 0, 64, &d))
         return fail(m, "syntax", "usage: %s <depth>, depth 0..64", argv[0]);
     m->job_depth = (int)d;
-    start_job(m, strcmp(argv[0], "divide") == 0 ? JOB_DIVIDE : JOB_PERFT);
-    return 0;
+    return start_job(m, strcmp(argv[0], "divide") == 0 ? JOB_DIVIDE : JOB_PERFT);
 }
 
 static int c_eval(struct mep *m, int argc, char **argv)
@@ -847,7 +852,10 @@ static int c_go(struct mep *m, int argc, char **argv)
     m->req.info_ctx = m;
     atomic_store(&m->pondering, l.ponder);
     atomic_store(&m->ponderhit_us, 0);
-    start_job(m, JOB_GO);
+    if (start_job(m, JOB_GO) < 0) {
+        atomic_store(&m->pondering, false);
+        return -1;
+    }
     return 0;
 }
 

@@ -196,7 +196,9 @@ static int engine_key(struct ref_match *m, int e, const char *kv_in)
                strcmp(k, "timemargin") == 0) {
         if (ref_tc_set(&m->tc[e], k, v) < 0) {
             *eq = '=';
-            return bad("bad time control %s", kv);
+            return bad("bad time control %s (tc=[moves/]base[+inc] with a "
+                       "base above 0, or tc=inf; st=S above 0; depth=N; "
+                       "nodes=N; timemargin=MS)", kv);
         }
     } else if (strcmp(k, "restart") == 0) {
         if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
@@ -239,7 +241,8 @@ static int parse_int(const char *flag, const char *v, int64_t lo, int64_t hi,
                      int64_t *out)
 {
     if (!v || parse_i64(v, lo, hi, out) < 0)
-        return bad("%s needs a number, got %s", flag, v ? v : "nothing");
+        return bad("%s needs a whole number from %lld to %lld, got %s", flag,
+                   (long long)lo, (long long)hi, v ? v : "nothing");
     return 0;
 }
 
@@ -361,9 +364,10 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 1, 100000000, &x))
                 FAIL(-1);
             m->games = (int)x;
-        } else if (ref_cli_tournament_flag(m, argc, argv, &i, &rc)) {
+        } else if (ref_cli_tournament_flag(m, argc, argv, &i, &rc, err,
+                                           sizeof err)) {
             if (rc < 0)
-                FAIL(-1);
+                FAIL(bad("%s", err));
         } else if (strcmp(a, "--ratinginterval") == 0 ||
                    strcmp(a, "--outcomeinterval") == 0) {
             if (parse_int(a, argv[i + 1 < argc ? ++i : i], 0, 100000000, &x))
@@ -465,11 +469,11 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     if (!gname)
         FAIL(bad("--game is required"));
     if (!(m->g = game_find(gname))) {
-        fprintf(stderr, "medan-referee: unknown game %s; known:", gname);
+        size_t kl = 0;
+        char known[256] = "";
         for (int i = 0; game_registry[i]; i++)
-            fprintf(stderr, " %s", game_registry[i]->name);
-        fputc('\n', stderr);
-        FAIL(-1);
+            buf_printf(known, sizeof known, &kl, " %s", game_registry[i]->name);
+        FAIL(bad("unknown game %s; known:%s", gname, known));
     }
     if (game_check(m->g, err, sizeof err)) /* the table a match relies on */
         FAIL(bad("%s", err));
@@ -503,8 +507,9 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
     if (neng < 1 || (!check_mode && neng < 2))
         FAIL(bad("%s", check_mode ? "check needs --engine cmd=..."
                                       : "a match needs at least two --engine"));
-    if (!check_mode && ref_cli_tournament_check(m, neng, sprt_given) < 0)
-        FAIL(-1);
+    if (!check_mode &&
+        ref_cli_tournament_check(m, neng, sprt_given, err, sizeof err) < 0)
+        FAIL(bad("%s", err));
     m->neng = neng;
     m->eng = xcalloc((size_t)neng, sizeof *m->eng);
     m->restart = xcalloc((size_t)neng, sizeof *m->restart);
@@ -533,6 +538,14 @@ int ref_cli_parse(struct ref_match *m, int argc, char **argv, int check_mode,
             m->owned = xrealloc(m->owned, (size_t)(m->nowned + 1) * sizeof *m->owned);
             m->owned[m->nowned++] = m->eng[e].name;
         }
+        if (!check_mode && !ref_tc_has_limit(&m->tc[e]) &&
+            (m->tc[e].inf || err_to))
+            /* asked for on purpose, or a program embedding the referee
+             * (medan-web), where a warning on stderr reaches nobody */
+            FAIL(bad("%s has no limit (%s): a move would never end; give it "
+                     "tc=, st=, depth= or nodes=", m->eng[e].name,
+                     m->tc[e].inf ? "tc=inf and no st=, depth= or nodes="
+                                  : "no tc=, st=, depth= or nodes="));
         if (!check_mode && !ref_tc_has_limit(&m->tc[e])) {
             /* `go` without limits is `go infinite`: no bestmove would come */
             fprintf(stderr, "medan-referee: warning: %s has no time control (tc=, st=, depth= "
@@ -700,31 +713,6 @@ out:
     free(resign.kv);
     return rc;
 #undef FAIL
-}
-
-void ref_match_free(struct ref_match *m)
-{
-    for (int e = 0; e < m->neng; e++) {
-        free(m->eng[e].args);
-        free(m->eng[e].opt_name);
-        free(m->eng[e].opt_val);
-    }
-    free(m->restart);
-    free(m->ponder);
-    m->ponder = NULL;
-    for (int i = 0; i < m->nowned; i++)
-        free(m->owned[i]);
-    ref_openings_free(&m->open);
-    free(m->owned);
-    free(m->eng);
-    free(m->tc);
-    free(m->done);
-    ref_table_free(&m->table);
-    m->owned = NULL;
-    m->eng = NULL;
-    m->tc = NULL;
-    m->done = NULL;
-    m->nowned = m->neng = 0;
 }
 
 void ref_cli_help(void)

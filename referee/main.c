@@ -30,6 +30,18 @@ struct merge_ctx {
     int nseen;
 };
 
+static void merge_usage(FILE *f)
+{
+    fprintf(f, "usage: medan-referee merge [--games N] [--sprt k=v...] "
+               "[--output all.jsonl] a.jsonl b.jsonl ...\n");
+}
+
+static void sprt_sim_usage(FILE *f)
+{
+    fprintf(f, "usage: medan-referee sprt-sim [elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+               "model=logistic|normalized] [elo=0 draw=0.3 runs=1000 max-pairs=100000 seed=1]\n");
+}
+
 static void merge_one(void *ctx, const struct ref_record *r)
 {
     struct merge_ctx *c = ctx;
@@ -142,8 +154,7 @@ static int merge_main(int argc, char **argv)
         files++;
     }
     if (!files) {
-        fprintf(stderr, "usage: medan-referee merge [--games N] [--sprt k=v...] "
-                        "[--output all.jsonl] a.jsonl b.jsonl ...\n");
+        merge_usage(stderr);
         goto done;
     }
     /* Shards that overlap, and games that no file has. */
@@ -231,9 +242,8 @@ static int sprt_sim_main(int argc, char **argv)
             goto bad;
         continue;
     bad:
-        fprintf(stderr, "medan-referee sprt-sim: bad setting %s\n"
-                "usage: medan-referee sprt-sim [elo0=0 elo1=5 alpha=0.05 beta=0.05 "
-                "model=logistic|normalized] [elo=0 draw=0.3 runs=1000 max-pairs=100000 seed=1]\n", a);
+        fprintf(stderr, "medan-referee sprt-sim: bad setting %s\n", a);
+        sprt_sim_usage(stderr);
         return 1;
     }
     if (!ref_sprt_valid(&s)) {
@@ -354,6 +364,38 @@ static void where_written(const struct ref_match *m, int argc, char **argv)
            m->logdir ? "/" : "");
 }
 
+static void check_usage(FILE *f)
+{
+    fprintf(f, "usage: medan-referee check --game G [key=value...] --engine cmd=... "
+               "[KEYS...] [--latency strict|report]\n"
+               "           [--time-use none|MS,MS,...] [--time-use-moves N]\n"
+               "(medan-referee --help, docs/referee.md \"Checking an engine\")\n");
+}
+
+/* `medan-referee SUB --help` (or -h anywhere among SUB's arguments): SUB's
+ * usage on stdout, exit 0, as the top-level --help does.  1 when done. */
+static int sub_help(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*usage)(FILE *f);
+    } subs[] = {{"tune", ref_tune_usage},       {"report", ref_report_usage},
+                {"check", check_usage},         {"sprt-sim", sprt_sim_usage},
+                {"parallel", ref_parallel_usage}, {"slurm", ref_slurm_usage},
+                {"merge", merge_usage}};
+    int help = 0;
+    for (int i = 2; i < argc && !help; i++)
+        help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+    if (!help)
+        return 0;
+    for (size_t k = 0; k < sizeof subs / sizeof subs[0]; k++)
+        if (strcmp(argv[1], subs[k].name) == 0) {
+            subs[k].usage(stdout);
+            return 1;
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct ref_match m;
@@ -375,6 +417,8 @@ int main(int argc, char **argv)
         printf("medan-referee (Medan) %s\n", MEDAN_VERSION);
         return 0;
     }
+    if (sub_help(argc, argv))
+        return 0;
     if (strcmp(argv[1], "merge") == 0)
         return merge_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "games") == 0) {

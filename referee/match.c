@@ -182,6 +182,19 @@ static void stop_match(struct ref_match *m, const char *why)
     }
 }
 
+/* A game that cannot be played at all (no opening, no deal): the match
+ * stops with the reason, and the game is dropped (not recorded: --resume
+ * plays it).  Library code: the caller (medan-referee's main, medan-web's
+ * match) reports stop_why; nothing here ends the process.  Returns 1 (the
+ * game is dropped). */
+static int game_fails(struct ref_match *m, const char *why)
+{
+    pthread_mutex_lock(&m->mu);
+    stop_match(m, why);
+    pthread_mutex_unlock(&m->mu);
+    return 1;
+}
+
 /* Find or start instances for the seats.  On failure returns the seat
  * (1-based) whose engine could not start; 0 on success. */
 static int seat_instances(struct worker *w, const int seat_eng[], int slot_of[],
@@ -430,8 +443,12 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
     if (m->hidden) {
         char v[32];
         snprintf(v, sizeof v, "%llu", (unsigned long long)gseed);
-        if (g->config_set(cfg.b, GAME_KEY_SEED, v, err, sizeof err) != GAME_OK)
-            die("%s: cannot seed a deal: %s", g->name, err);
+        if (g->config_set(cfg.b, GAME_KEY_SEED, v, err, sizeof err) != GAME_OK) {
+            char why[600];
+            snprintf(why, sizeof why, "%s: cannot seed a deal: %.500s", g->name, err);
+            cancelled = game_fails(m, why);
+            goto done;
+        }
         g->start(st, cfg.b);
         snprintf(cmd, sizeof cmd, "deal %llu", (unsigned long long)gseed);
         rec->opening = xstrdup(cmd);
@@ -439,11 +456,11 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         rec->opening = ref_opening_make(&m->open, g, cfg.b, m->seed,
                                         ref_opening_slot(m, game), err,
                                         sizeof err);
-        if (!rec->opening)
-            die("%s", err);
-        if (ref_opening_apply(g, cfg.b, rec->opening, st, &hist, &nhist,
-                              &histcap, err, sizeof err) < 0)
-            die("%s", err);
+        if (!rec->opening || ref_opening_apply(g, cfg.b, rec->opening, st, &hist,
+                                               &nhist, &histcap, err, sizeof err) < 0) {
+            cancelled = game_fails(m, err);
+            goto done;
+        }
         sb_add(&pos, "position %s%s", rec->opening,
                strstr(rec->opening, " moves") ? "" : " moves");
     }
@@ -582,8 +599,14 @@ static int play_game(struct worker *w, int game, struct ref_record *rec)
         else if (m->hidden) {
             struct strbuf vb = {NULL, 0, 0};
             char *fen = xmalloc(CTL_LINE_MAX);
-            if (g->view(st, s + 1, view) != GAME_OK)
-                die("%s: view of seat %d failed", g->name, s + 1);
+            if (g->view(st, s + 1, view) != GAME_OK) {
+                char why[128];
+                free(fen);
+                free(vb.s);
+                snprintf(why, sizeof why, "%s: view of seat %d failed", g->name, s + 1);
+                cancelled = game_fails(m, why);
+                goto done;
+            }
             g->format_pos(view, fen, CTL_LINE_MAX);
             sb_add(&vb, "position fen %s", fen);
             free(fen);
@@ -742,10 +765,24 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
     char rb[64];
     sigterm_grace(rec);
     pthread_mutex_lock(&m->mu);
-    if (m->results && ref_record_write_json(rec, m->results) < 0)
-        die("cannot write the results file: %s", strerror(errno));
-    if (m->records && ref_record_write_pgn(rec, m->records) < 0)
-        die("cannot write the records file: %s", strerror(errno));
+    /* A file that cannot take the game (disk full, quota, I/O error): the
+     * match stops with the reason and the game is not counted (it is not
+     * in the file, so --resume plays it again); the games before it stay
+     * whole in the file (its reader stops at the last whole line). */
+    if ((m->results && ref_record_write_json(rec, m->results) < 0) ||
+        (m->records && ref_record_write_pgn(rec, m->records) < 0)) {
+        char why[256];
+        snprintf(why, sizeof why, "cannot write the %s file: %s",
+                 m->results && ferror(m->results) ? "results" : "records",
+                 strerror(errno));
+        if (m->results)
+            clearerr(m->results);
+        if (m->records)
+            clearerr(m->records);
+        stop_match(m, why);
+        pthread_mutex_unlock(&m->mu);
+        return;
+    }
     ref_table_add(&m->table, rec);
     m->played++;
     m->own_us += rec->own_us;
@@ -785,6 +822,33 @@ static void finish_game(struct ref_match *m, const struct ref_record *rec)
     if (m->obs && m->obs->game_end)
         m->obs->game_end(m->obs->ctx, m, rec);
     pthread_mutex_unlock(&m->mu);
+}
+
+/* Everything ref_cli_parse and the match allocated (not the files: the
+ * caller opened them through the parser and closes them). */
+void ref_match_free(struct ref_match *m)
+{
+    for (int e = 0; e < m->neng; e++) {
+        free(m->eng[e].args);
+        free(m->eng[e].opt_name);
+        free(m->eng[e].opt_val);
+    }
+    free(m->restart);
+    free(m->ponder);
+    m->ponder = NULL;
+    for (int i = 0; i < m->nowned; i++)
+        free(m->owned[i]);
+    ref_openings_free(&m->open);
+    free(m->owned);
+    free(m->eng);
+    free(m->tc);
+    free(m->done);
+    ref_table_free(&m->table);
+    m->owned = NULL;
+    m->eng = NULL;
+    m->tc = NULL;
+    m->done = NULL;
+    m->nowned = m->neng = 0;
 }
 
 /* Lock-free: the caller may hold its own locks that the observer's
@@ -960,8 +1024,17 @@ int ref_match_run(struct ref_match *m)
             w[i].inst_eng[j] = -1;
             ctl_proc_init(&w[i].inst[j].proc);
         }
-        if (pthread_create(&th[i], &at, worker_main, &w[i]) != 0)
-            die("cannot start a worker thread");
+        if (pthread_create(&th[i], &at, worker_main, &w[i]) != 0) {
+            /* the workers already started finish their games */
+            free(w[i].inst);
+            free(w[i].inst_eng);
+            free(w[i].inst_dead);
+            pthread_mutex_lock(&m->mu);
+            stop_match(m, "cannot start a worker thread");
+            pthread_mutex_unlock(&m->mu);
+            nw = i;
+            break;
+        }
     }
     pthread_attr_destroy(&at);
     for (int i = 0; i < nw; i++) {

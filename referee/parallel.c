@@ -20,16 +20,21 @@
 
 #define MAX_HOSTS 64
 
-static int usage(const char *why)
+void ref_parallel_usage(FILE *f)
 {
-    if (why)
-        fprintf(stderr, "medan-referee parallel: %s\n", why);
-    fprintf(stderr,
+    fprintf(f,
             "usage: medan-referee parallel --shards N [--jobs J] [--sshlogin HOST]...\n"
             "           [--parallel PROG] [--batch G] [--max-games M] [--dry-run]\n"
             "           MATCH OPTIONS (with --results F)\n"
             "       medan-referee parallel --shards N [--jobs J] [--sshlogin HOST]...\n"
             "           [--parallel PROG] [--dry-run] tune TUNE OPTIONS (with --state F)\n");
+}
+
+static int usage(const char *why)
+{
+    if (why)
+        fprintf(stderr, "medan-referee parallel: %s\n", why);
+    ref_parallel_usage(stderr);
     return 1;
 }
 
@@ -77,7 +82,7 @@ static int run(char **argv)
         execvp(argv[0], argv);
         fprintf(stderr, "medan-referee parallel: cannot run %s: %s\n", argv[0],
                 strerror(errno));
-        _exit(127);
+        _exit(127); /* exit-ok: the forked child, its exec failed */
     }
     child_pid = pid;
     if (pid > 0 && got_signal) /* came between fork and here */

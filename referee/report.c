@@ -11,7 +11,6 @@
 #include "outfile.h"
 #include "record.h"
 #include "stats.h"
-#include "tournament.h"
 #include "tune.h"
 
 #define MAX_ENG 16
@@ -719,12 +718,17 @@ static void chart_tune(FILE *f, const struct ref_tune_path *t)
     }
 }
 
+void ref_report_usage(FILE *f)
+{
+    fprintf(f, "usage: medan-referee report RESULTS.jsonl... --html OUT.html "
+               "[--sprt elo0=.. elo1=.. ...] [--title T] [--tune STATE.json]\n");
+}
+
 static int usage(const char *why)
 {
     if (why)
         fprintf(stderr, "medan-referee report: %s\n", why);
-    fprintf(stderr, "usage: medan-referee report RESULTS.jsonl... --html OUT.html "
-                    "[--sprt elo0=.. elo1=.. ...] [--title T] [--tune STATE.json]\n");
+    ref_report_usage(stderr);
     return 1;
 }
 

@@ -5,8 +5,12 @@
 #ifndef REF_REPORT_H
 #define REF_REPORT_H
 
+#include <stdio.h>
+
 /* argv: RESULTS.jsonl... --html OUT.html [--sprt k=v...] [--title T].
  * Returns the exit status. */
 int ref_report_main(int argc, char **argv);
+/* The subcommand's usage lines (stdout for --help, stderr for an error). */
+void ref_report_usage(FILE *f);
 
 #endif

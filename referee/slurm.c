@@ -24,15 +24,20 @@ struct sl {
     int dry;
 };
 
-static int usage(const char *why)
+void ref_slurm_usage(FILE *f)
 {
-    if (why)
-        fprintf(stderr, "medan-referee slurm: %s\n", why);
-    fprintf(stderr, "usage: medan-referee slurm N [SBATCH OPTIONS --] [--batch G] "
+    fprintf(f, "usage: medan-referee slurm N [SBATCH OPTIONS --] [--batch G] "
                     "[--max-games M] [--dry-run]\n"
                     "           MATCH OPTIONS (with --results F)\n"
                     "       medan-referee slurm N [SBATCH OPTIONS --] [--dry-run] tune TUNE OPTIONS\n"
                     "           (with --state F; each iteration an array job, sbatch --wait)\n");
+}
+
+static int usage(const char *why)
+{
+    if (why)
+        fprintf(stderr, "medan-referee slurm: %s\n", why);
+    ref_slurm_usage(stderr);
     return 1;
 }
 
@@ -58,7 +63,7 @@ static int run_capture(char **argv, char *out, size_t n)
         execvp(argv[0], argv);
         fprintf(stderr, "medan-referee slurm: cannot run %s: %s\n", argv[0],
                 strerror(errno));
-        _exit(127);
+        _exit(127); /* exit-ok: the forked child, its exec failed */
     }
     close(fd[1]);
     while ((k = read(fd[0], out + len, n - 1 - len)) != 0) {

@@ -6,11 +6,15 @@
 #ifndef REF_SLURM_H
 #define REF_SLURM_H
 
+#include <stdio.h>
+
 /* argv: N [SBATCH OPTIONS --] [--batch G] [--max-games M] [--dry-run]
  * MATCH OPTIONS (with --results F); or --decide K U R and the same (the
  * decider after batch K, which ended at game U, R re-runs of the last
  * batch so far).  self: this medan-referee (the jobs run it).  The exit
  * status. */
 int ref_slurm_main(int argc, char **argv, const char *self);
+/* The subcommand's usage lines (stdout for --help, stderr for an error). */
+void ref_slurm_usage(FILE *f);
 
 #endif

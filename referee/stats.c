@@ -420,3 +420,36 @@ int ref_ratings(int n, const double *games, const double *points, double *elo,
     free(a);
     return rc;
 }
+
+void ref_rank_ranges(int n, const double *lo, const double *hi, int *best,
+                     int *worst)
+{
+    for (int i = 0; i < n; i++) {
+        best[i] = 1;
+        worst[i] = n;
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            if (lo[j] > hi[i]) /* NaN compares false: no effect */
+                best[i]++;
+            if (hi[j] < lo[i])
+                worst[i]--;
+        }
+    }
+}
+
+void ref_tournament_ratings(int n, const double *games, const double *points,
+                            double *elo, double *lo, double *hi, int *best,
+                            int *worst)
+{
+    double *se = xcalloc((size_t)n, sizeof *se);
+    if (ref_ratings(n, games, points, elo, se) < 0)
+        for (int i = 0; i < n; i++)
+            se[i] = NAN;
+    for (int i = 0; i < n; i++) {
+        lo[i] = isnan(se[i]) ? NAN : elo[i] - REF_Z95 * se[i];
+        hi[i] = isnan(se[i]) ? NAN : elo[i] + REF_Z95 * se[i];
+    }
+    ref_rank_ranges(n, lo, hi, best, worst);
+    free(se);
+}

@@ -89,6 +89,17 @@ void ref_sprt_simulate(const struct ref_sprt *s, double elo, double draw,
 int ref_ratings(int n, const double *games, const double *points, double *elo,
                 double *se);
 
+/* Rank ranges from intervals: best[i] = 1 + engines whose lower bound is
+ * above i's upper bound, worst[i] = n - engines whose upper bound is below
+ * i's lower bound.  A NaN bound counts as unbounded. */
+void ref_rank_ranges(int n, const double *lo, const double *hi, int *best,
+                     int *worst);
+/* Elo (ref_ratings), its 95% interval and rank range of n engines from
+ * the games[i*n+j] and points[i*n+j] of i against j; lo/hi NaN when the
+ * engines fall apart into groups that never met. */
+void ref_tournament_ratings(int n, const double *games, const double *points,
+                            double *elo, double *lo, double *hi, int *best,
+                            int *worst);
 /* Mean of x[0..n) with the half-width of its 95% interval (sample sd). */
 void ref_mean_ci(const double *x, int n, double *mean, double *half);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "tournament.h"
+#include "stats.h"
 
 const char *const ref_fail_reason[REF_F_N] = {
     "time_forfeit", "illegal_move", "crash", "stall", "engine_error"};
@@ -346,6 +346,106 @@ static void print_nseat(const struct ref_table *t, FILE *f)
         free(wn);
         free(cnt);
     }
+}
+
+/* Points and games of engine a against b (two-seat games). */
+static void meet(const struct ref_table *t, int a, int b, double *pts,
+                 int *games)
+{
+    int w, l, d;
+    ref_table_wld(t, a, b, &w, &l, &d);
+    *pts = w + 0.5 * d;
+    *games = w + l + d;
+}
+
+void ref_table_crosstable(const struct ref_table *t, FILE *f)
+{
+    int n = t->neng, *order, *best, *worst, *ng;
+    double *games, *points, *elo, *lo, *hi, *pt;
+    if (n < 3 || t->nseats != 2)
+        return;
+    games = xcalloc((size_t)n * n, sizeof *games);
+    points = xcalloc((size_t)n * n, sizeof *points);
+    elo = xcalloc((size_t)n, sizeof *elo);
+    lo = xcalloc((size_t)n, sizeof *lo);
+    hi = xcalloc((size_t)n, sizeof *hi);
+    pt = xcalloc((size_t)n, sizeof *pt);
+    ng = xcalloc((size_t)n, sizeof *ng);
+    order = xcalloc((size_t)n, sizeof *order);
+    best = xcalloc((size_t)n, sizeof *best);
+    worst = xcalloc((size_t)n, sizeof *worst);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            int g = 0;
+            double p = 0;
+            if (a != b)
+                meet(t, a, b, &p, &g);
+            games[a * n + b] = g;
+            points[a * n + b] = p;
+            pt[a] += p;
+            ng[a] += g;
+        }
+    ref_tournament_ratings(n, games, points, elo, lo, hi, best, worst);
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    /* by Elo, best first (insertion sort: n is small; ties keep order) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && elo[order[j]] > elo[order[j - 1]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    fprintf(f, "\nRatings (%d engines; maximum-likelihood logistic Elo, mean 0; "
+               "ranks: the range the 95%% intervals allow)\n", n);
+    fprintf(f, "%4s  %-20s %6s %7s %7s %9s %18s %6s\n", "rank", "engine",
+            "games", "points", "score%", "Elo", "[95%]", "ranks");
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        char e[24], l[24], h[24], iv[56], rr[16];
+        ref_fmt_elo1(e, sizeof e, elo[i]);
+        ref_fmt_elo1(l, sizeof l, lo[i]);
+        ref_fmt_elo1(h, sizeof h, hi[i]);
+        snprintf(iv, sizeof iv, "[%s, %s]", l, h);
+        if (best[i] == worst[i])
+            snprintf(rr, sizeof rr, "%d", best[i]);
+        else
+            snprintf(rr, sizeof rr, "%d-%d", best[i], worst[i]);
+        fprintf(f, "%4d  %-20s %6d %7.1f %6.1f%% %9s %18s %6s\n", k + 1,
+                t->eng[i].name, ng[i], pt[i],
+                ng[i] ? 100.0 * pt[i] / ng[i] : 0.0, e, iv, rr);
+    }
+    fprintf(f, "\nCrosstable (points of the row engine against the column "
+               "engine / games)\n%-20s", "");
+    for (int k = 0; k < n; k++)
+        fprintf(f, " %12.12s", t->eng[order[k]].name);
+    fputc('\n', f);
+    for (int r = 0; r < n; r++) {
+        int a = order[r];
+        fprintf(f, "%-20s", t->eng[a].name);
+        for (int c = 0; c < n; c++) {
+            int b = order[c];
+            char cell[32];
+            if (a == b)
+                snprintf(cell, sizeof cell, "-");
+            else if (!games[a * n + b])
+                snprintf(cell, sizeof cell, ".");
+            else
+                snprintf(cell, sizeof cell, "%g/%g", points[a * n + b],
+                         games[a * n + b]);
+            fprintf(f, " %12s", cell);
+        }
+        fputc('\n', f);
+    }
+    free(games);
+    free(points);
+    free(elo);
+    free(lo);
+    free(hi);
+    free(pt);
+    free(ng);
+    free(order);
+    free(best);
+    free(worst);
 }
 
 void ref_table_print_rating(const struct ref_table *t,

@@ -83,6 +83,9 @@ void ref_table_print_rating(const struct ref_table *t,
  * per engine "Player: NAME", then each way its games ended, sorted,
  * '   "Win: connected": 3' (Win/Loss/Draw: the record's reason). */
 void ref_table_print_outcomes(const struct ref_table *t, FILE *f);
+/* Two seats, more than two engines: Elo per engine with its 95% interval
+ * and rank range (ref_tournament_ratings), and the crosstable. */
+void ref_table_crosstable(const struct ref_table *t, FILE *f);
 /* cutechess-cli's closing line for w wins, l losses, d draws:
  * "Elo difference: 190.8 +/- nan, LOS: 84.1 %, DrawRatio: 0.0 %" (see
  * ref_elo_cutechess; non-finite figures as cutechess prints them: inf,

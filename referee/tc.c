@@ -90,8 +90,10 @@ static int parse_tc(struct ref_tc *tc, const char *v)
         tc->base_ms = -1;
         tc->inc_ms = 0;
         tc->moves = 0;
+        tc->inf = 1;
         return 0;
     }
+    tc->inf = 0;
     if ((slash = strchr(tmp, '/')) != NULL) {
         *slash = '\0';
         if (parse_i64(tmp, 1, 100000, &x) < 0)
@@ -108,7 +110,7 @@ static int parse_tc(struct ref_tc *tc, const char *v)
         tc->inc_ms = 0;
     if (ref_parse_seconds(base, &tc->base_ms) < 0)
         return -1;
-    if (tc->base_ms == 0 && tc->inc_ms == 0)
+    if (tc->base_ms == 0) /* the first move would lose on time */
         return -1;
     return 0;
 }

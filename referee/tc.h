@@ -29,6 +29,7 @@ struct ref_tc {
     int depth;          /* 0 = none */
     uint64_t nodes;     /* 0 = none */
     int64_t margin_ms;  /* -1 = not given: 0 for clocks, the grace below for st= */
+    int inf;            /* tc=inf was given (no clock, on purpose) */
 };
 
 /* st= without timemargin: engines now think the whole movetime (less
@@ -44,7 +45,9 @@ struct ref_clock {
 };
 
 void ref_tc_clear(struct ref_tc *tc);
-/* Parse one key (tc st depth nodes timemargin) into tc; 0 or -1. */
+/* Parse one key (tc st depth nodes timemargin) into tc; 0 or -1.  A
+ * clock's base must be above 0 (a clock that starts at 0 loses the first
+ * move on time, whatever the increment: "0+1" and "40/0+1" are refused). */
 int ref_tc_set(struct ref_tc *tc, const char *key, const char *val);
 /* "40/60+0.5" style text of tc for records ("inf" without any limit). */
 void ref_tc_format(const struct ref_tc *tc, char *buf, size_t n);

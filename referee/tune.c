@@ -91,15 +91,20 @@ struct tune {
     int nrest, eng_at, eng_end;
 };
 
-static int usage(void)
+void ref_tune_usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: medan-referee tune --param name,start,min,max,c_end,r_end... |\n"
             "         --params FILE  --iterations N [--pairs P] [--state FILE]\n"
             "         [--progress N] [--seed S] [--spsa A=.. alpha=.. gamma=..]\n"
             "         --game G [k=v...] --engine KEYS... [match options]\n"
             "       medan-referee parallel --shards N ... | slurm N ... tune ... --state FILE\n"
             "(medan-referee --help, docs/referee.md \"Tuning with SPSA\")\n");
+}
+
+static int usage(void)
+{
+    ref_tune_usage(stderr);
     return 1;
 }
 
@@ -694,30 +699,54 @@ static int load_state(struct tune *t)
                     "file or the same command", t->state_path);
     }
     json_decref(want);
+    /* The counts: none negative, the three adding up to the games, and no
+     * more games than k iterations can have played (2 seats x pairs, or
+     * a deal's rotations over at most GAME_MAX_SEATS seats). */
+    if (games < 0 || wins < 0 || losses < 0 || draws < 0 ||
+        wins > games || losses > games - wins || draws != games - wins - losses ||
+        games > (json_int_t)k * t->pairs * 2 * GAME_MAX_SEATS) {
+        json_decref(root);
+        return tbad("--state %s: damaged: %lld games (+%lld -%lld =%lld) after "
+                    "iteration %lld cannot be", t->state_path, (long long)games,
+                    (long long)wins, (long long)losses, (long long)draws,
+                    (long long)k);
+    }
     for (int i = 0; i < t->np; i++) {
         json_t *v = json_array_get(th, (size_t)i);
         if (!json_is_number(v))
             goto badfile;
         t->theta[i] = json_number_value(v);
         if (!(t->theta[i] >= t->p[i].min && t->theta[i] <= t->p[i].max))
-            goto badfile;
+            goto badtheta;
     }
     t->nhist = 0;
-    for (size_t h = 0; h < json_array_size(hist) && h < TUNE_MAX_HISTORY; h++) {
+    if (json_array_size(hist) > TUNE_MAX_HISTORY)
+        goto badfile;
+    for (size_t h = 0, last = 0; h < json_array_size(hist); h++) {
         json_t *e = json_array_get(hist, h), *v;
-        int hk;
+        json_int_t hk;
         double save[TUNE_MAX_PARAMS];
-        if (json_unpack(e, "{s:i,s:o}", "k", &hk, "theta", &v) < 0 ||
-            !json_is_array(v) || json_array_size(v) != (size_t)t->np)
+        /* the path: iterations in order, none past k, theta in bounds */
+        if (json_unpack(e, "{s:I,s:o}", "k", &hk, "theta", &v) < 0 ||
+            !json_is_array(v) || json_array_size(v) != (size_t)t->np ||
+            hk < (json_int_t)last || hk > k)
             goto badfile;
+        last = (size_t)hk;
         memcpy(save, t->theta, sizeof save);
         for (int i = 0; i < t->np; i++) {
             json_t *x = json_array_get(v, (size_t)i);
             if (!json_is_number(x))
                 goto badfile;
             t->theta[i] = json_number_value(x);
+            if (!(t->theta[i] >= t->p[i].min && t->theta[i] <= t->p[i].max)) {
+                double bad_x = t->theta[i];
+                json_decref(root);
+                return tbad("--state %s: damaged: %s = %g at iteration %lld of "
+                            "the path is outside its bounds [%g, %g]", t->state_path,
+                            t->p[i].name, bad_x, (long long)hk, t->p[i].min, t->p[i].max);
+            }
         }
-        t->k = hk;
+        t->k = (int)hk;
         hist_add(t);
         memcpy(t->theta, save, sizeof save);
     }
@@ -731,6 +760,14 @@ badfile:
     json_decref(root);
     return tbad("--state %s: damaged (a value is missing or out of range)",
                 t->state_path);
+badtheta:
+    json_decref(root);
+    for (int i = 0; i < t->np; i++)
+        if (!(t->theta[i] >= t->p[i].min && t->theta[i] <= t->p[i].max))
+            return tbad("--state %s: damaged: %s = %g is outside its bounds "
+                        "[%g, %g]", t->state_path, t->p[i].name, t->theta[i],
+                        t->p[i].min, t->p[i].max);
+    return tbad("--state %s: damaged (a value is out of range)", t->state_path);
 }
 
 /* ---- output ----------------------------------------------------------------- */
@@ -1134,8 +1171,10 @@ static int tune_main(int argc, char **argv, const struct ref_tune_runner *runner
             hist_add(t);
             progress_line(t);
         }
-        if (t->state_path && save_state(t) < 0)
+        if (t->state_path && save_state(t) < 0) {
+            rc = 2; /* the run stopped early (docs/referee.md, Exit status) */
             goto out;
+        }
         if (runner)
             iter_clean(t, k);
     }

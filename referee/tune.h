@@ -3,11 +3,15 @@
 #ifndef REF_TUNE_H
 #define REF_TUNE_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 /* The subcommand: argv after "tune".  Exit status: 0 done, 1 usage or a
  * state file that does not fit, 2 a match stopped on an error. */
 int ref_tune_main(int argc, char **argv);
+/* The subcommand's usage lines (stdout for --help, stderr for an error). */
+void ref_tune_usage(FILE *f);
 
 struct ref_batch;
 /* What plays an iteration's games as one batch of shards (`medan-referee

@@ -95,13 +95,13 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     ab->eng = eng;
     ab->par = ab_default_params;
     if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
-        die("out of memory for the transposition table");
+        die("out of memory for the transposition table"); /* exit-ok: out of memory */
     ab->ttp = &ab->tt;
     ab->threads = 1;
     ab->pns_mb = hash_mb;
     ab->prev_score = INT_MIN;
     if (alloc_buffers(ab) || !(ab->lostmv = malloc((size_t)g->max_moves * sizeof *ab->lostmv)))
-        die("out of memory");
+        die("out of memory"); /* exit-ok: out of memory */
     pthread_mutex_init(&ab->done_lock, NULL);
 }
 

@@ -5,6 +5,8 @@
 #  2. every `#include "..."` of every tracked .c/.h file follows the Layers
 #     section: a file may include files of its own layer and of the layers
 #     its layer's line names, nothing else.  No exception list.
+#  3. library code never ends the process (tests/check-exits.sh, with its
+#     self-test: a planted exit() must be caught).
 cd "$(dirname "$0")/.." || exit 1
 doc=docs/architecture.md
 missing=0
@@ -105,4 +107,7 @@ END {
     if (!nbad) printf "layers: %d includes of %d files follow the Layers section\n", nchecked, nf
     exit nbad ? 1 : 0
 }' || bad_layers=1
-[ $missing = 0 ] && [ $bad_layers = 0 ]
+bad_exits=0
+sh tests/check-exits.sh --self-test || bad_exits=1
+sh tests/check-exits.sh || bad_exits=1
+[ $missing = 0 ] && [ $bad_layers = 0 ] && [ $bad_exits = 0 ]

@@ -46,6 +46,14 @@ if command -v readelf >/dev/null 2>&1; then
 fi
 "$BIN/medan-referee" </dev/null >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(wc -c <"$T/o" | tr -d ' ')/$(count '^usage: ' "$T/e")" "1/0/1" "medan-referee without arguments: usage on stderr, exit 1"
+# Every subcommand's --help (and -h) is help: its usage on stdout, exit 0.
+for sub in tune report check sprt-sim parallel slurm merge; do
+    for a in --help -h; do
+        "$BIN/medan-referee" $sub $a </dev/null >"$T/o" 2>"$T/e"; rc=$?
+        check "$rc/$(grep -c "^usage: medan-referee $sub" "$T/o")/$(wc -c <"$T/e" | tr -d ' ')" "0/1/0" \
+            "medan-referee $sub $a: its usage on stdout, exit 0"
+    done
+done
 "$BIN/medan-opentafl" "$T/no-such-engine" </dev/null >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'cannot start the engine' "$T/o")" "1/1" "medan-opentafl: an engine that cannot start is an error (exit 1)"
 
@@ -135,6 +143,24 @@ check "$rc/$(count 'plays loa, not palagan' "$T/e")/$(count 'Finished game' "$T/
     --nolimit-timeout 3000 --results "$T/notc.jsonl" >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'has no time control' "$T/e")/$(count '"forfeit":null' "$T/notc.jsonl")" "0/2/2" \
     "referee: engines without a time control are warned about and play at st=1"
+# Time controls that would mean no limit or a loss on the first move: refused
+# with a message, before any engine starts (they were played as st=1, or lost).
+for tc in tc=inf tc=40/0+1 tc=0+1 tc=0.0001; do
+    "$BIN/medan-referee" --game loa --engine cmd="$BIN/medan-loa" --engine cmd="$BIN/medan-loa" \
+        --each $tc --games 2 --logdir none >"$T/o" 2>"$T/e"; rc=$?
+    check "$rc/$(count 'no limit\|bad time control' "$T/e")/$(count 'Started game' "$T/o")" "1/1/0" \
+        "referee: --each $tc refused with a message ($(head -1 "$T/e" | cut -c1-60))"
+done
+"$BIN/medan-referee" --game loa --engine cmd="$BIN/medan-loa" --engine cmd="$BIN/medan-loa" \
+    --each st=1 --rounds 99999999999999999999 >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'rounds needs a whole number from 1 to 100000000' "$T/e")" "1/1" \
+    "referee: --rounds out of range names its range"
+# A match that cannot find its opening stops with the reason (exit 2), it
+# does not die in the library (medan-web plays through it).
+"$BIN/medan-referee" --game loa --engine cmd="$BIN/medan-loa" --engine cmd="$BIN/medan-loa" \
+    --each depth=1 --openings random-plies=1000 --games 2 --logdir none >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count 'Match stopped early: no random opening of 1000 plies found' "$T/o")" "2/1" \
+    "referee: no opening found: the match stops with its reason, exit 2"
 
 # --- the build: portable by default, quiet, one convention --------------------------------
 # The default build (this pass's, make install's, CI's) is nothing machine-specific; NATIVE=1

@@ -94,6 +94,23 @@ grep -q "is from another run" "$T/other.err" && cmp -s "$T/a.json" "$T/a.keep" &
 echo '{"medan_tune": 1, "k": "x"' >"$T/broken.json"
 short --state "$T/broken.json" >/dev/null 2>"$T/broken.err"
 check $? 1 "resume: a damaged state file is refused"
+# Values no run can write: refused on load with the reason (exit 1, the file
+# as it was), not resumed and saved (issue 39 item 13).
+for edit in "s['history'][1]['theta'][0] = 1e300" "s['theta'][1] = 1e300" \
+            "s['history'][1]['k'] = -5" "s['history'][2]['k'] = 1" "s['games'] = -4" \
+            "s['games'] = 2**62" "s['wins'] = -1; s['losses'] += 1" "s['draws'] = 1"; do
+    python3 -c "import json,sys; s=json.load(open(sys.argv[1])); $edit; json.dump(s, open(sys.argv[2], 'w'))" \
+        "$T/a.keep" "$T/odd.json"
+    cp "$T/odd.json" "$T/odd.keep"
+    short --state "$T/odd.json" >"$T/odd.out" 2>"$T/odd.err"; rc=$?
+    check "$rc/$(count "state $T/odd.json: damaged" "$T/odd.err")/$(cmp -s "$T/odd.json" "$T/odd.keep" && echo same)" \
+        "1/1/same" "resume: a state with $edit is refused ($(head -c 150 "$T/odd.err"))"
+done
+# A state file that cannot be written stops the run: exit 2 as any run that
+# stops early (docs/referee.md, Exit status), not 1 (a usage error).
+short --iterations 2 --state "$T/no-such-dir/s.json" >/dev/null 2>"$T/nodir.err"; rc=$?
+check "$rc/$(count 'cannot write the state file' "$T/nodir.err")" "2/1" \
+    "a state file that cannot be written: exit 2 with the reason"
 
 # --- bounds: start at the edge, a perturbation far past it ------------------
 # The mock refuses a Skill outside 0..1000 and a Temper outside 0..1 (the

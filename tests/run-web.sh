@@ -21,6 +21,9 @@ fi
 rm -rf "$OUT" && mkdir -p "$OUT"
 timeout 1200 "$PY" tests/web/test_web.py "$BIN" "$OUT"
 rc=$?
+# errors of the referee's library end a match, never the server (over HTTP):
+# no opening, a full results directory, refused settings with their message
+timeout 900 "$PY" tests/web/test_web_errors.py "$BIN" "$OUT" || rc=1
 # the analysis board: variations, eval bar and graph, records, share link, drag and drop
 timeout 900 "$PY" tests/web/test_board.py "$BIN" "$OUT" || rc=1
 [ $rc = 0 ] && echo "web tests: all passed (screenshots in $OUT)" || {

@@ -238,7 +238,7 @@ struct bat_tree *bat_tree_new(size_t max_nodes)
 {
     struct bat_tree *t = aligned_alloc(64, sizeof *t);
     if (!t)
-        die("out of memory");
+        die("out of memory"); /* exit-ok: out of memory */
     memset(t, 0, sizeof *t);
     t->max = max_nodes < 16 ? 16 : max_nodes;
     t->n = xmalloc(t->max * sizeof *t->n);
@@ -922,7 +922,7 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
     sh.nthreads = nthreads;
     w = aligned_alloc(64, (size_t)nthreads * sizeof *w);
     if (!w)
-        die("out of memory");
+        die("out of memory"); /* exit-ok: out of memory */
     memset(w, 0, (size_t)nthreads * sizeof *w);
     sh.w = w;
     for (int i = 0; i < nthreads; i++) {

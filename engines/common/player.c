@@ -18,7 +18,8 @@ void abp_init(struct ab_player *p, const struct game *g, const struct ab_ops *op
     if (p->threads < 1) /* a player set up without the option defaults */
         p->threads = 1;
     if (ab_set_threads(&p->ab, (int)p->threads))
-        die("out of memory for %d search threads", (int)p->threads);
+        die("out of memory for %d search threads", /* exit-ok: out of memory */
+            (int)p->threads);
     p->defaults = defaults ? *defaults : ab_default_params;
     p->ab.par = p->defaults;
     p->ab.par.contempt = (int)p->contempt;

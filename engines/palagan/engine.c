@@ -38,7 +38,8 @@ static void init(void *eng)
     struct pal_engine *e = eng;
     mc_init(&e->mc, (size_t)e->hash_mb, (uint64_t)e->seed);
     if (mc_set_threads(&e->mc, (int)e->threads) != 0)
-        die("out of memory for %lld search threads", (long long)e->threads);
+        die("out of memory for %lld search threads", /* exit-ok: out of memory */
+            (long long)e->threads);
     rng_seed(&e->rng, (uint64_t)e->seed);
     set_params(e);
 }

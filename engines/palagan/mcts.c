@@ -195,9 +195,9 @@ void mc_init(struct mcts *t, size_t mb, uint64_t seed)
     t->pol = pal_default_policy;
     t->seed = seed;
     if (mc_set_threads(t, 1) != 0)
-        die("out of memory for the search");
+        die("out of memory for the search"); /* exit-ok: out of memory */
     if (mc_resize(t, mb) != 0 && mc_resize(t, 1) != 0)
-        die("out of memory for the search tree");
+        die("out of memory for the search tree"); /* exit-ok: out of memory */
 }
 
 void mc_free(struct mcts *t)

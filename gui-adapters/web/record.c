@@ -180,6 +180,11 @@ int web_rec_parse(const char *text, struct web_rec *r, char *err, size_t n)
                     if (!e)
                         break;
                     p = e;
+                } else if (*p == ';') {
+                    /* a comment to the end of the line: its '(' and ')'
+                     * are text, as outside a variation */
+                    while (p[1] && p[1] != '\n')
+                        p++;
                 }
                 p++;
             } while (*p && depth > 0);

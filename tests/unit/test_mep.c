@@ -49,15 +49,29 @@ static void close_s(struct session *s)
 }
 
 /* Everything written since the last call. */
+/* Read what the session wrote past s->pos into buf.  The engine's
+ * threads write to the same FILE at its current position: the read holds
+ * the FILE's lock and leaves the position at the end, so a line written
+ * while we read can neither land on unread output nor be overwritten
+ * (before, a busy machine lost a bestmove that way now and then). */
+static size_t read_new(struct session *s, char *buf, size_t n)
+{
+    size_t k;
+    flockfile(s->f);
+    fflush(s->f);
+    fseek(s->f, s->pos, SEEK_SET);
+    k = fread(buf, 1, n, s->f);
+    s->pos += (long)k;
+    fseek(s->f, 0, SEEK_END);
+    funlockfile(s->f);
+    return k;
+}
+
 static char *output(struct session *s)
 {
     static char out[1 << 18];
-    size_t n;
-    fflush(s->f);
-    fseek(s->f, s->pos, SEEK_SET);
-    n = fread(out, 1, sizeof out - 1, s->f);
+    size_t n = read_new(s, out, sizeof out - 1);
     out[n] = '\0';
-    s->pos += (long)n;
     return out;
 }
 
@@ -83,10 +97,7 @@ static char *wait_for(struct session *s, const char *want, int ms, int64_t *late
     size_t len = 0;
     acc[0] = '\0';
     while (now_us() - t0 < (int64_t)ms * 1000) {
-        fflush(s->f);
-        fseek(s->f, s->pos, SEEK_SET);
-        size_t n = fread(acc + len, 1, sizeof acc - 1 - len, s->f);
-        s->pos += (long)n;
+        size_t n = read_new(s, acc + len, sizeof acc - 1 - len);
         len += n;
         acc[len] = '\0';
         if (strstr(acc, want)) {

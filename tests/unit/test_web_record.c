@@ -44,6 +44,13 @@ static void test_movetext(void **state)
     assert_string_equal(toks("12.b1-b3 12... a2-c2 $1 ; the rest\n(12... h2-h4 (12... a7-c7) 13. c1-c3) "
                              "13. @c3,a1-b2 1/2-1/2"),
                         "b1-b3 a2-c2 @c3,a1-b2");
+    /* a ; comment inside a variation runs to the end of its line: a ')' or
+     * '(' there is comment text (it was read as closing the variation, and
+     * the variation's real ')' refused); so is a '{' */
+    assert_string_equal(toks("1. b1-b3 (1... a2-c2 ; worse :) see (2)\n2. c1-c3) a7-c7 1-0"),
+                        "b1-b3 a7-c7");
+    assert_string_equal(toks("1. b1-b3 (1... a2-c2 ; a { here\n) a7-c7 *"), "b1-b3 a7-c7");
+    assert_string_equal(toks("1. b1-b3 (1... a2-c2 ; the end ("), "ERR: record line 1: a variation '(' is not closed");
     /* score comments of any shape, a bare number, % escape lines */
     assert_string_equal(toks("%escaped line\n1. pass {+0.12/7 0.105s} {cp -3/6} 7 pass 0-1"), "pass pass");
     assert_string_equal(toks(""), "");
