@@ -753,7 +753,7 @@ done
 for eng in "$BIN"/medan-* "$BUILD"/games/medan-*; do
     [ -x "$eng" ] || continue
     g=${eng##*/medan-}
-    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate|web) continue ;; esac # not game engines
+    case $g in referee|opentafl|otbridge|slurm-match|battalion-duplicate|web|xboard) continue ;; esac # not game engines
     case $eng in
     "$BUILD"/games/*)
         $REF check --game "$g" --latency report --engine cmd="$eng" >"$T/$g.check" 2>&1
