@@ -348,24 +348,19 @@ static void print_nseat(const struct ref_table *t, FILE *f)
     }
 }
 
-/* Points and games of engine a against b (two-seat games). */
-static void meet(const struct ref_table *t, int a, int b, double *pts,
-                 int *games)
-{
-    int w, l, d;
-    ref_table_wld(t, a, b, &w, &l, &d);
-    *pts = w + 0.5 * d;
-    *games = w + l + d;
-}
-
 void ref_table_crosstable(const struct ref_table *t, FILE *f)
 {
     int n = t->neng, *order, *best, *worst, *ng;
-    double *games, *points, *elo, *lo, *hi, *pt;
+    double *games, *won, *elo, *lo, *hi, *pt;
     if (n < 3 || t->nseats != 2)
         return;
+    if (n > REF_CROSSTABLE_MAX) {
+        fprintf(f, "\nRatings and crosstable: not shown for %d engines (at most %d)\n", n,
+                REF_CROSSTABLE_MAX);
+        return;
+    }
     games = xcalloc((size_t)n * n, sizeof *games);
-    points = xcalloc((size_t)n * n, sizeof *points);
+    won = xcalloc((size_t)n * n, sizeof *won);
     elo = xcalloc((size_t)n, sizeof *elo);
     lo = xcalloc((size_t)n, sizeof *lo);
     hi = xcalloc((size_t)n, sizeof *hi);
@@ -374,18 +369,24 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f)
     order = xcalloc((size_t)n, sizeof *order);
     best = xcalloc((size_t)n, sizeof *best);
     worst = xcalloc((size_t)n, sizeof *worst);
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            int g = 0;
-            double p = 0;
-            if (a != b)
-                meet(t, a, b, &p, &g);
-            games[a * n + b] = g;
-            points[a * n + b] = p;
-            pt[a] += p;
-            ng[a] += g;
-        }
-    ref_tournament_ratings(n, games, points, elo, lo, hi, best, worst);
+    /* one pass over the games (each pair's meetings counted from both
+     * sides): n engines and G games cost n*n + G, not n*n*G */
+    for (int i = 0; i < t->nsum; i++) {
+        const struct ref_sum *s = &t->sum[i];
+        int x = s->eng[0], y = s->eng[1];
+        double px = points(s, x, y);
+        if (px < 0)
+            continue;
+        games[x * n + y]++;
+        games[y * n + x]++;
+        won[x * n + y] += px;
+        won[y * n + x] += 1 - px;
+        pt[x] += px;
+        pt[y] += 1 - px;
+        ng[x]++;
+        ng[y]++;
+    }
+    ref_tournament_ratings(n, games, won, elo, lo, hi, best, worst);
     for (int i = 0; i < n; i++)
         order[i] = i;
     /* by Elo, best first (insertion sort: n is small; ties keep order) */
@@ -430,14 +431,14 @@ void ref_table_crosstable(const struct ref_table *t, FILE *f)
             else if (!games[a * n + b])
                 snprintf(cell, sizeof cell, ".");
             else
-                snprintf(cell, sizeof cell, "%g/%g", points[a * n + b],
+                snprintf(cell, sizeof cell, "%g/%g", won[a * n + b],
                          games[a * n + b]);
             fprintf(f, " %12s", cell);
         }
         fputc('\n', f);
     }
     free(games);
-    free(points);
+    free(won);
     free(elo);
     free(lo);
     free(hi);

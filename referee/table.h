@@ -84,7 +84,11 @@ void ref_table_print_rating(const struct ref_table *t,
  * '   "Win: connected": 3' (Win/Loss/Draw: the record's reason). */
 void ref_table_print_outcomes(const struct ref_table *t, FILE *f);
 /* Two seats, more than two engines: Elo per engine with its 95% interval
- * and rank range (ref_tournament_ratings), and the crosstable. */
+ * and rank range (ref_tournament_ratings), and the crosstable; with more
+ * than REF_CROSSTABLE_MAX engines a line saying they are not shown (the
+ * ratings cost n^3, the table n^2 cells: a results file of thousands of
+ * names must not stall `merge` or `report`). */
+#define REF_CROSSTABLE_MAX 64
 void ref_table_crosstable(const struct ref_table *t, FILE *f);
 /* cutechess-cli's closing line for w wins, l losses, d draws:
  * "Elo difference: 190.8 +/- nan, LOS: 84.1 %, DrawRatio: 0.0 %" (see

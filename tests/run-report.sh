@@ -152,6 +152,28 @@ refuse 1 "big.jsonl:1: game number 4294967295 is not in 1..100000000" \
 { head -2 "$T/loa.jsonl"; printf '\r\n  \n'; sed -n 3p "$T/loa.jsonl"; printf '{"game":9,\0\n'; } >"$T/blank.jsonl"
 $REF report "$T/blank.jsonl" --html "$T/out.html" >"$T/r.out" 2>&1
 check "$?:$(cat "$T/r.out")" "0:report: 3 games -> $T/out.html" "report: blank lines skipped, a damaged last line ignored"
+# Thousands of engine names: merge and report end (the crosstable was n*n*G
+# and its ratings n^3: 6000 names ran past 120 s), the table says why the
+# ratings are not shown; a round robin of 40 keeps its crosstable.
+python3 - "$T/loa.jsonl" "$T/many.jsonl" "$T/rr.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(x) for x in open(sys.argv[1])]
+with open(sys.argv[2], "w") as f:
+    for g in range(1, 6001):
+        r = dict(recs[(g - 1) % len(recs)], game=g, seats=["e%d" % (g - 1), "e%d" % (g % 6000)])
+        f.write(json.dumps(r) + "\n")
+with open(sys.argv[3], "w") as f:
+    for g in range(1, 401):
+        a = g % 40
+        r = dict(recs[(g - 1) % len(recs)], game=g, seats=["e%d" % a, "e%d" % ((a + 1 + g // 40) % 40)])
+        f.write(json.dumps(r) + "\n")
+PY
+timeout 120 $REF merge "$T/many.jsonl" >"$T/many.out" 2>&1
+check "$?:$(grep -c '^Ratings and crosstable: not shown for 6000 engines' "$T/many.out")" "0:1" \
+    "merge: 6000 engine names end, the ratings not shown (a crosstable of n*n*G ran past 120 s)"
+timeout 120 $REF merge "$T/rr.jsonl" >"$T/rr.out" 2>&1
+check "$?:$(grep -c '^Ratings (40 engines' "$T/rr.out"):$(grep -c '^Crosstable' "$T/rr.out"):$(grep -c '^e[0-9]* ' "$T/rr.out")" "0:1:1:80" \
+    "merge: 40 engines keep their ratings and crosstable (its 40 rows and the results table's 40)"
 # Outputs are whole or absent: a failed merge leaves the old file as it was.
 echo old >"$T/all.jsonl"
 $REF merge "$T/loa.jsonl" "$T/nul.jsonl" --output "$T/all.jsonl" >/dev/null 2>&1

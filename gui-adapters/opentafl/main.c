@@ -31,6 +31,7 @@
 #include "../../core/util.h"
 #include "../../core/version.h"
 #include "control/client.h"
+#include "control/lineio.h"
 #include "otrules.h"
 
 #define MAX_MOVES 4096
@@ -65,81 +66,20 @@ static struct {
     int movetime;
     char limits[256]; /* medan-limits override */
     /* stdin */
-    char inbuf[1 << 16];
-    size_t inlen;
-    int in_eof;
+    struct lio_in in;
     char *queue[QUEUE];
     int nqueue;
 } A;
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void logf_(const char *dir, const char *line)
-{
-    if (A.log) {
-        fprintf(A.log, "%s %s\n", dir, line);
-        fflush(A.log);
-    }
-}
-
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...)
 {
-    char line[8192];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    lio_vout(A.log, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof line - 2)
-        n = (int)sizeof line - 2;
-    logf_(">", line);
-    line[n++] = '\n';
-    for (int off = 0; off < n;) {
-        ssize_t w = write(1, line + off, (size_t)(n - off));
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        off += (int)w;
-    }
-}
-
-/* ---- stdin ------------------------------------------------------------------- */
-
-static int take_input(char *line, size_t n)
-{
-    char *nl = memchr(A.inbuf, '\n', A.inlen);
-    if (!nl) {
-        if (A.inlen == sizeof A.inbuf)
-            nl = A.inbuf + A.inlen - 1;
-        else if (A.in_eof && A.inlen)
-            nl = A.inbuf + A.inlen;
-        else
-            return 0;
-    }
-    size_t k = (size_t)(nl - A.inbuf), m = k < n - 1 ? k : n - 1;
-    memcpy(line, A.inbuf, m);
-    line[m] = '\0';
-    str_chomp(line);
-    size_t used = k < A.inlen ? k + 1 : k;
-    memmove(A.inbuf, A.inbuf + used, A.inlen - used);
-    A.inlen -= used;
-    return 1;
-}
-
-static void fill_input(void)
-{
-    ssize_t r;
-    do
-        r = read(0, A.inbuf + A.inlen, sizeof A.inbuf - A.inlen);
-    while (r < 0 && errno == EINTR);
-    if (r <= 0)
-        A.in_eof = 1;
-    else
-        A.inlen += (size_t)r;
 }
 
 /* ---- the engine ------------------------------------------------------------------- */
@@ -166,18 +106,18 @@ static int eng(const char *cmd, char *payload, size_t pn)
     char fin[600];
     if (!A.engine_ok)
         return -1;
-    logf_("e<", cmd);
+    lio_log(A.log, "e<", cmd);
     int r = ctl_client_query(&A.eng, now_us() + (int64_t)ENGINE_MS * 1000, cmd,
                              payload, pn);
     if (r == CTL_OK)
         return 0;
     if (r == CTL_ERROR) {
         snprintf(fin, sizeof fin, "error %s", A.eng.last_error);
-        logf_("e>", fin);
+        lio_log(A.log, "e>", fin);
         return 1;
     }
     A.engine_ok = 0;
-    logf_("e>", "(engine gone)");
+    lio_log(A.log, "e>", "(engine gone)");
     return -1;
 }
 
@@ -297,14 +237,14 @@ static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
         int r;
         while ((r = ctl_client_take(&A.eng, line, sizeof line)) == CTL_IO_LINE) {
             if (strncmp(line, "bestmove ", 9) == 0) {
-                logf_("e>", line);
+                lio_log(A.log, "e>", line);
                 char *tok[4];
                 int k = str_split(line, tok, 4);
                 snprintf(best, n, "%s", k > 1 ? tok[1] : "");
                 return stopped ? 1 : 0;
             }
             if (strncmp(line, "error", 5) == 0) {
-                logf_("e>", line);
+                lio_log(A.log, "e>", line);
                 best[0] = '\0';
                 return -1;
             }
@@ -337,17 +277,17 @@ static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
         struct pollfd p[3];
         int ne = ctl_client_pollfds(&A.eng, p);
         int np = ne;
-        if (!A.in_eof && A.nqueue < QUEUE)
+        if (!A.in.eof && A.nqueue < QUEUE)
             p[np++] = (struct pollfd){.fd = 0, .events = POLLIN};
         if (poll(p, (nfds_t)np, 1000) < 0 && errno != EINTR)
             return -1;
         if (np > ne && p[ne].revents) {
-            fill_input();
+            lio_fill(&A.in, 0);
             char in[1 << 16];
-            while (A.nqueue < QUEUE && take_input(in, sizeof in)) {
+            while (A.nqueue < QUEUE && lio_take(&A.in, in, sizeof in)) {
                 if (!in[0])
                     continue;
-                logf_("<", in);
+                lio_log(A.log, "<", in);
                 if (str_prefix(in, "finish") || str_prefix(in, "goodbye") ||
                     strcmp(in, "quit") == 0) {
                     if (!stopped)
@@ -357,7 +297,7 @@ static int await_bestmove(char *best, size_t n, struct pvline *pvs, int npv)
                 A.queue[A.nqueue++] = xstrdup(in);
             }
         }
-        if (A.in_eof && !stopped) {
+        if (A.in.eof && !stopped) {
             send_eng("stop");
             stopped = 1;
         }
@@ -434,7 +374,7 @@ static void play(int white)
     }
     limits_for_play(lim, sizeof lim);
     snprintf(cmd, sizeof cmd, "go %s", lim);
-    logf_("e<", cmd);
+    lio_log(A.log, "e<", cmd);
     send_eng("%s", cmd);
     int r = await_bestmove(best, sizeof best, NULL, 0);
     if (r == 1)
@@ -487,7 +427,7 @@ static void analyze(int nmoves, int secs)
              nmoves);
     if (A.limits[0])
         snprintf(cmd, sizeof cmd, "go %s multipv %d", A.limits, nmoves);
-    logf_("e<", cmd);
+    lio_log(A.log, "e<", cmd);
     send_eng("%s", cmd);
     int r = await_bestmove(best, sizeof best, pvs, nmoves);
     if (r == 1)
@@ -536,7 +476,7 @@ static void cmd_rules(const char *rec)
      * UI callback, which is null until the game screen is up, and the
      * NullPointerException ends OpenTafl.  Notes go to the --log file. */
     if (r.surround_fatal)
-        logf_("#", "playing Fetlar; OpenTafl's encirclement win (surf:y) "
+        lio_log(A.log, "#", "playing Fetlar; OpenTafl's encirclement win (surf:y) "
                    "is not part of Medan's rules");
 }
 
@@ -559,7 +499,7 @@ static int finished;
 static void handle_line(char *line)
 {
     char copy[1 << 16], *tok[64];
-    logf_("<", line);
+    lio_log(A.log, "<", line);
     snprintf(copy, sizeof copy, "%s", line);
     int k = str_split(copy, tok, 64);
     if (k == 0)
@@ -701,7 +641,7 @@ int main(int argc, char **argv)
         /* mep, mepok, isready, readyok; stderr to /dev/null */
         A.engine_ok = ctl_client_start(&A.eng, &spec, NULL, 10000, err, sizeof err) == CTL_OK;
         if (!A.engine_ok) /* nothing can be played: say so and leave */
-            logf_("#", err);
+            lio_log(A.log, "#", err);
     }
     if (!A.engine_ok) {
         out("error -1 Medan: cannot start the engine %s", engine);
@@ -716,7 +656,7 @@ int main(int argc, char **argv)
         snprintf(cmd, sizeof cmd, "setoption name %.*s value %s",
                  (int)(eq - opts[i]), opts[i], eq + 1);
         if (eng(cmd, NULL, 0) != 0)
-            logf_("#", "the engine refused an --option (see the line above)");
+            lio_log(A.log, "#", "the engine refused an --option (see the line above)");
     }
     out("simple-moves on");
     char line[1 << 16];
@@ -730,14 +670,14 @@ int main(int argc, char **argv)
                 handle_line(line);
             continue;
         }
-        if (take_input(line, sizeof line)) {
+        if (lio_take(&A.in, line, sizeof line)) {
             if (line[0])
                 handle_line(line);
             continue;
         }
-        if (A.in_eof)
+        if (A.in.eof)
             break;
-        fill_input();
+        lio_fill(&A.in, 0);
     }
     ctl_proc_stop(&A.eng.proc, 1000); /* quit, then kill */
     if (A.log)

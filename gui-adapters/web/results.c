@@ -19,7 +19,7 @@
 #include "web.h"
 
 #define LIST_MAX 500                  /* files listed */
-#define FULL_TABLE_ENGINES 64         /* more engines: the table without its crosstable */
+#define FULL_TABLE_ENGINES REF_CROSSTABLE_MAX /* more engines: the table without its crosstable */
 #define FOLLOW_CACHE 8                /* files followed at once */
 
 /* A plain file name: letters, digits, . _ -, no leading dot, .jsonl. */

@@ -25,6 +25,7 @@
 #include "../../core/util.h"
 #include "../../core/version.h"
 #include "control/client.h"
+#include "control/lineio.h"
 #include "xbgame.h"
 
 #define MAX_MOVES 2048
@@ -63,79 +64,18 @@ static struct {
     char pong[16][32];
     int npong;
     /* stdin */
-    char inbuf[1 << 16];
-    size_t inlen;
-    int in_eof;
+    struct lio_in in;
 } X;
 
 /* ---- output --------------------------------------------------------------- */
 
-static void logline(const char *dir, const char *line)
-{
-    if (X.log) {
-        fprintf(X.log, "%s %s\n", dir, line);
-        fflush(X.log);
-    }
-}
-
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...)
 {
-    char line[8192];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    lio_vout(X.log, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof line - 2)
-        n = (int)sizeof line - 2;
-    logline(">", line);
-    line[n++] = '\n';
-    for (int off = 0; off < n;) {
-        ssize_t w = write(1, line + off, (size_t)(n - off));
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        off += (int)w;
-    }
-}
-
-/* ---- stdin ---------------------------------------------------------------- */
-
-static int take_input(char *line, size_t n)
-{
-    char *nl = memchr(X.inbuf, '\n', X.inlen);
-    if (!nl) {
-        if (X.inlen == sizeof X.inbuf)
-            nl = X.inbuf + X.inlen - 1;
-        else if (X.in_eof && X.inlen)
-            nl = X.inbuf + X.inlen;
-        else
-            return 0;
-    }
-    size_t k = (size_t)(nl - X.inbuf), m = k < n - 1 ? k : n - 1;
-    memcpy(line, X.inbuf, m);
-    line[m] = '\0';
-    str_chomp(line);
-    size_t used = k < X.inlen ? k + 1 : k;
-    memmove(X.inbuf, X.inbuf + used, X.inlen - used);
-    X.inlen -= used;
-    return 1;
-}
-
-static void fill_input(void)
-{
-    ssize_t r;
-    do
-        r = read(0, X.inbuf + X.inlen, sizeof X.inbuf - X.inlen);
-    while (r < 0 && errno == EINTR);
-    if (r <= 0)
-        X.in_eof = 1;
-    else
-        X.inlen += (size_t)r;
 }
 
 /* ---- the engine ------------------------------------------------------------- */
@@ -151,16 +91,16 @@ static int eng(const char *cmd, char *payload, size_t pn)
 {
     if (!X.engine_ok)
         return -1;
-    logline("e<", cmd);
+    lio_log(X.log, "e<", cmd);
     int r = ctl_client_query(&X.eng, deadline(), cmd, payload, pn);
     if (r == CTL_OK)
         return 0;
     if (r == CTL_ERROR) {
-        logline("e>", X.eng.last_error);
+        lio_log(X.log, "e>", X.eng.last_error);
         return 1;
     }
     X.engine_ok = 0;
-    logline("e>", "(engine gone)");
+    lio_log(X.log, "e>", "(engine gone)");
     return -1;
 }
 
@@ -182,7 +122,7 @@ static void flush_pongs(void)
 static void halt(void)
 {
     if (X.engine_ok && X.eng.searching) {
-        logline("e<", "stop");
+        lio_log(X.log, "e<", "stop");
         if (ctl_client_sync(&X.eng, deadline()) != CTL_OK)
             X.engine_ok = 0;
     }
@@ -337,7 +277,7 @@ static void start_search(int analyse)
     else
         limits(lim, sizeof lim);
     snprintf(cmd, sizeof cmd, "go %s", lim);
-    logline("e<", cmd);
+    lio_log(X.log, "e<", cmd);
     if (ctl_client_go_async(&X.eng, deadline(), lim) != CTL_OK) {
         X.engine_ok = 0;
         return;
@@ -437,7 +377,7 @@ static void engine_line(char *line)
     }
     if (strncmp(line, "bestmove", 8) == 0) {
         char copy[256], *tok[4];
-        logline("e>", line);
+        lio_log(X.log, "e>", line);
         snprintf(copy, sizeof copy, "%.*s", (int)sizeof copy - 1, line);
         int k = str_split(copy, tok, 4);
         int was = X.thinking;
@@ -453,7 +393,7 @@ static void engine_line(char *line)
         return;
     }
     if (strncmp(line, "error", 5) == 0) {
-        logline("e>", line);
+        lio_log(X.log, "e>", line);
         if (X.thinking) {
             X.thinking = 0;
             out("tellusererror Medan: the engine refused to search: %.200s", line);
@@ -490,7 +430,7 @@ static int start_engine(const char *path)
     X.spec.name = "engine";
     X.spec.cmd = X.engine;
     if (ctl_client_start(&X.eng, &X.spec, NULL, 10000, err, sizeof err) != CTL_OK) {
-        logline("#", err);
+        lio_log(X.log, "#", err);
         return -1;
     }
     X.engine_ok = 1;
@@ -502,7 +442,7 @@ static int start_engine(const char *path)
         X.engine_ok = 0;
         snprintf(err, sizeof err, "the engine plays '%s'; medan-xboard shows %s",
                  X.eng.game, xb_game_names());
-        logline("#", err);
+        lio_log(X.log, "#", err);
         return -1;
     }
     send_options();
@@ -910,7 +850,7 @@ static int finished;
 static void handle_line(char *line)
 {
     char copy[1 << 16], *tok[16];
-    logline("<", line);
+    lio_log(X.log, "<", line);
     if (!printable(line)) {
         out("Error (not printable ASCII): the line");
         return;
@@ -956,7 +896,7 @@ static void handle_line(char *line)
         user_move(tok[1]);
     } else if (strcmp(c, "?") == 0) {
         if (X.thinking && !X.stop_sent && X.engine_ok) {
-            logline("e<", "stop");
+            lio_log(X.log, "e<", "stop");
             ctl_client_send(&X.eng, deadline(), "stop");
             X.stop_sent = 1;
         }
@@ -1109,21 +1049,21 @@ int main(int argc, char **argv)
         /* after a ping during our move, nothing is read until the move is
          * out (CECP: the pong comes after the move) */
         int hold = busy_for_ping() && X.npong > 0;
-        if (!hold && take_input(line, sizeof line)) {
+        if (!hold && lio_take(&X.in, line, sizeof line)) {
             if (line[0])
                 handle_line(line);
             continue;
         }
-        if (X.in_eof && !hold)
+        if (X.in.eof && !hold)
             break;
         struct pollfd p[3];
         int ne = X.engine_ok ? ctl_client_pollfds(&X.eng, p) : 0;
-        int in = !X.in_eof && X.inlen < sizeof X.inbuf;
+        int in = !X.in.eof && lio_room(&X.in);
         p[ne] = (struct pollfd){.fd = in ? 0 : -1, .events = POLLIN};
         if (poll(p, (nfds_t)ne + 1, -1) < 0 && errno != EINTR)
             break;
         if (in && p[ne].revents)
-            fill_input();
+            lio_fill(&X.in, 0);
         if (ne) {
             char el[CTL_LINE_MAX];
             int r;
