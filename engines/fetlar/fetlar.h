@@ -122,6 +122,7 @@ bool fetlar_fast_cpu(int want);
 #endif
 FETLAR_INLINE int fetlar_pc64(uint64_t x, const int hw)
 {
+    (void)hw; /* unused where the build has POPCNT (the hnef adapter's flags) */
     return FETLAR_POPCNT(hw) ? __builtin_popcountll(x) : fetlar_popcount64(x);
 }
 
