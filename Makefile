@@ -195,8 +195,11 @@ cli: $(PROGRAMS) $(TEST_DEPS)
 # ---- benchmarks, match, install -------------------------------------------
 # BENCH=quick: small depths, one run each (seconds; the readme stage runs it).
 BENCH ?= full
+# BENCH=strength: the strength figures instead (tests/bench-strength.sh:
+# matches with 95% intervals; an hour or more on a quiet machine).
 bench: all
-	@sh tests/bench.sh $(BIN) $(BENCH)
+	@if [ "$(BENCH)" = strength ]; then sh tests/bench-strength.sh $(BIN); \
+	else sh tests/bench.sh $(BIN) $(BENCH); fi
 
 # The README's main job: a short engine-vs-engine match on a default setup
 # (the LOA engine against its greedy baseline through the referee; the

@@ -133,6 +133,20 @@ for g in palagan battalion; do
     else bad "$g: Bench: '$a' '$b' (bench 1: '$c', $sims simulations)"; fi
 done
 
+# --- make bench BENCH=strength, at toy sizes: every part prints its figure ------------------
+STRENGTH_OUT="$T/strength" SMP_GAMES=2 SMP_ST=0.02 GREEDY_SEEDS=104 GREEDY_ROUNDS=2 \
+    GREEDY_NODES=500 HNEF_GAMES=1 HNEF_ST=0.05 BAT_DEALS=2 BAT_MS=2 \
+    sh tests/bench-strength.sh "$BIN" >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^loa Threads=2 against Threads=1.*Elo difference' "$T/o")/$(count '^fetlar Threads=2' "$T/o")" \
+    "0/1/1" "bench-strength: the two Threads matches print their Elo"
+check "$(count '^fetlar attackers against greedy.*score [0-9.]* \[' "$T/o")/$(count '^fetlar attackers against libhnefatafl' "$T/o")" \
+    "1/1" "bench-strength: the attackers' score with its interval (libhnefatafl: a figure or how to build it)"
+check "$(count '^battalion against the three heuristics.*chips gained per game: [-+][0-9.]*  95% CI' "$T/o")/$(count '^battalion Threads=2 against 1.*chips gained' "$T/o")" \
+    "1/1" "bench-strength: Battalion's chips and its Threads match, with intervals"
+sh tests/bench-strength.sh "$BIN" no-such-part >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count "unknown part 'no-such-part'" "$T/e")/$(wc -c <"$T/o" | tr -d ' ')" "2/1/0" \
+    "bench-strength: an unknown part is refused, nothing run"
+
 # --- the referee's refusals ------------------------------------------------------------------
 "$BIN/medan-referee" --game palagan --engine cmd="$BIN/medan-loa" --engine cmd="$BIN/medan-loa" \
     --each st=0.01 --games 2 --logdir none >"$T/o" 2>"$T/e"; rc=$?
