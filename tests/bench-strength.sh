@@ -59,6 +59,29 @@ smp() { # game
         "$(grep '^Elo difference (pairs)' "$out/smp-$g.txt")"
 }
 
+# The first engine's draws in positions it scored as won: for each drawn
+# game, the score (cp) it gave at its last move; the drawn games where that
+# was WON_CP or more, by ending.
+draws_won() { # name files...
+    name=$1; shift
+    cat "$@" | awk -v me="$name" -v won="${WON_CP:-300}" '
+        { if (!match($0, /"seats":\[[^]]*\]/)) next
+          ns = split(substr($0, RSTART + 9, RLENGTH - 10), seat, ",")
+          if (!match($0, /"scores":\[[^]]*\]/)) next
+          split(substr($0, RSTART + 10, RLENGTH - 11), sc, ",")
+          k = 0; for (i = 1; i <= ns; i++) if (seat[i] == "\"" me "\"") k = i
+          if (!k || sc[k] + 0 != 0.5) next
+          reason = "?"; if (match($0, /"reason":"[^"]*"/)) reason = substr($0, RSTART + 10, RLENGTH - 11)
+          d++; last = ""; rest = $0
+          while (match(rest, "\"seat\":" k ",[^}]*\"cp\":-?[0-9]+")) {
+              m = substr(rest, RSTART, RLENGTH); sub(/.*"cp":/, "", m); last = m
+              rest = substr(rest, RSTART + RLENGTH) }
+          if (last != "" && last + 0 >= won) { w++; by[reason]++ } }
+        END { printf "%d of %d draws in positions scored %+d cp or more at the last move", w, d, won
+              for (r in by) printf " (%s %d)", r, by[r]
+              printf "\n" }'
+}
+
 fetlar_greedy() {
     files=
     for s in $GREEDY_SEEDS; do
@@ -72,7 +95,7 @@ fetlar_greedy() {
         files="$files $out/greedy-$s.jsonl"
     done
     echo "fetlar attackers against greedy (nodes=$GREEDY_NODES, seeds $GREEDY_SEEDS):" \
-        "$(score_of medan $files)"
+        "$(score_of medan $files);" "$(draws_won medan $files)"
 }
 
 fetlar_hnef() {
@@ -88,7 +111,7 @@ fetlar_hnef() {
         --concurrency 1 --seed 21 --openings random-plies=4 \
         --results "$out/hnef.jsonl" --logdir "$out/logs" >"$out/hnef.txt" 2>&1 ||
         { echo "fetlar-hnef failed (see $out/hnef.txt)" >&2; return 1; }
-    echo "fetlar attackers against libhnefatafl (st=$HNEF_ST):" "$(score_of medan "$out/hnef.jsonl")"
+    echo "fetlar attackers against libhnefatafl (st=$HNEF_ST):" "$(score_of medan "$out/hnef.jsonl");" "$(draws_won medan "$out/hnef.jsonl")"
 }
 
 battalion() {
