@@ -113,6 +113,8 @@ static void free_helpers(struct ab *ab)
     }
     free(ab->helpers);
     ab->helpers = NULL;
+    free(ab->busy);
+    ab->busy = NULL;
     ab->threads = 1;
 }
 
@@ -142,6 +144,12 @@ int ab_set_threads(struct ab *ab, int n)
     }
     if (!(h = calloc((size_t)n - 1, sizeof *h)))
         return -1;
+    /* the table of the moves being searched, kept from the last helpers */
+    _Atomic uint64_t *busy = ab->busy;
+    if (!busy && !(busy = calloc(AB_BUSY_SLOTS, sizeof *busy))) {
+        free(h);
+        return -1;
+    }
     for (int i = 0; i < n - 1; i++) {
         h[i].game = ab->game;
         h[i].ops = ab->ops;
@@ -154,10 +162,14 @@ int ab_set_threads(struct ab *ab, int n)
             for (int j = 0; j < i; j++)
                 free_buffers(&h[j]);
             free(h);
+            if (busy != ab->busy)
+                free(busy);
             return -1; /* the old helpers stay */
         }
     }
+    ab->busy = NULL; /* kept: free_helpers would free it */
     free_helpers(ab);
+    ab->busy = busy;
     ab->helpers = h;
     ab->threads = n;
     return 0;
@@ -319,16 +331,24 @@ static void check_time(struct ab *ab)
         ab->stopped = 1;
 }
 
-static int excluded(const struct ab *ab, gmove m)
+/* Proven lost by the root solve (helpers may run during it: the count is
+ * published after the moves). */
+static int proven_lost(const struct ab *ab, gmove m)
 {
     const struct ab *main = ab->main ? ab->main : ab;
-    for (int i = 0; i < ab->nexcluded; i++)
-        if (ab->excluded[i] == m)
-            return 1;
-    for (int i = 0; i < main->nlost; i++) /* proven lost by the root solve */
+    int nlost = atomic_load_explicit(&main->nlost, memory_order_acquire);
+    for (int i = 0; i < nlost; i++)
         if (main->lostmv[i] == m)
             return 1;
     return 0;
+}
+
+static int excluded(const struct ab *ab, gmove m)
+{
+    for (int i = 0; i < ab->nexcluded; i++)
+        if (ab->excluded[i] == m)
+            return 1;
+    return proven_lost(ab, m);
 }
 
 /* Order moves: TT move, tactical, killers, history.  Selection sort on use. */
@@ -429,6 +449,18 @@ static void update_history(struct ab *ab, int side, gmove m, int bonus)
     int16_t *h = &ab->history[side][ab->ops->move_key(m)];
     int v = *h + bonus - *h * abs(bonus) / AB_HIST_GRAVITY;
     *h = (int16_t)(v > AB_HIST_MAX ? AB_HIST_MAX : v < -AB_HIST_MAX ? -AB_HIST_MAX : v);
+}
+
+/* The busy table's hash of (position, move): never 0 (an empty slot). */
+static uint64_t busy_hash(uint64_t key, gmove m)
+{
+    uint64_t h = key ^ ((uint64_t)(uint32_t)m + 1) * 0x9e3779b97f4a7c15u;
+    return h ? h : 1;
+}
+
+static int busy_marked(const struct ab *ab, uint64_t h)
+{
+    return atomic_load_explicit(&ab->busy_use[h & (AB_BUSY_SLOTS - 1)], memory_order_relaxed) == h;
 }
 
 /* ---- quiescence ---------------------------------------------------------------- */
@@ -552,10 +584,16 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         return -AB_WIN + ply; /* no legal move loses (terminal() saw none) */
     score_moves(ab, st, mv, sc, n, ttmove, ply, side);
 
-    for (int i = 0; i < n; i++) {
-        gmove m = next_move(ab, mv, sc, n, i);
+    /* Threads > 1: moves another thread is in, searched last (AB_DEFER_DEPTH) */
+    const int defer_ok = ab->busy_use && depth >= AB_DEFER_DEPTH;
+    int ndefer = 0;
+    short defer[AB_DEFER_MAX];
+    for (int k = 0; k < n + ndefer; k++) {
+        int i = k < n ? k : defer[k - n];
+        gmove m = k < n ? next_move(ab, mv, sc, n, i) : mv[i];
         void *child;
         int s, newdepth = depth - 1, tactical, reduce = 0;
+        uint64_t bh = 0;
         if (root && excluded(ab, m))
             continue;
         tactical = scored_tactical(ab, st, m, sc[i]);
@@ -569,6 +607,15 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
             if (depth <= ab->par.fut_depth && abs(alpha) < AB_WIN_BOUND &&
                 eval + ab->par.fut_margin * depth <= alpha)
                 continue;
+        }
+        if (defer_ok) {
+            bh = busy_hash(key, m);
+            if (k < n && legal > 0 && ndefer < AB_DEFER_MAX && busy_marked(ab, bh)) {
+                defer[ndefer++] = (short)i;
+                continue;
+            }
+            atomic_store_explicit(&ab->busy_use[bh & (AB_BUSY_SLOTS - 1)], bh,
+                                  memory_order_relaxed);
         }
         child = ply_state(ab, ply + 1);
         memcpy(child, st, ab->game->state_size);
@@ -595,6 +642,9 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
                 s = -search(ab, ply + 1, newdepth, -beta, -alpha, 1);
         }
         ab->npath--;
+        if (bh && busy_marked(ab, bh))
+            atomic_store_explicit(&ab->busy_use[bh & (AB_BUSY_SLOTS - 1)], 0,
+                                  memory_order_relaxed);
         if (ab->stopped)
             return 0;
         if (root && m == ab->root_prev)
@@ -793,6 +843,7 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
             continue; /* not needed by this search (search_threads) */
         h->par = ab->par;
         h->ttp = &ab->tt;
+        h->busy_use = ab->busy_use;
         h->req = req;
         h->tm = NULL;
         h->nodes = 0;
@@ -890,7 +941,6 @@ static void root_solve(struct ab *ab, const struct search_req *req, const struct
     memset(pres, 0, sizeof *pres);
     pres->status = PNS_UNKNOWN;
     pres->move = GAME_MOVE_NONE;
-    ab->nlost = 0;
     if (ab->node_limit && ab->node_limit / 10 < budget)
         budget = ab->node_limit / 10;
     if (ab->prev_score != INT_MIN && abs(ab->prev_score) < ab->par.root_pns_cp)
@@ -904,10 +954,13 @@ static void root_solve(struct ab *ab, const struct search_req *req, const struct
                    deadline, req->stop, rootmv, nroot, lost, pres);
     for (int i = 0; i < nroot; i++)
         nl += lost[i];
-    if (nl < nroot)
+    if (nl < nroot) {
+        int k = 0;
         for (int i = 0; i < nroot; i++)
             if (lost[i])
-                ab->lostmv[ab->nlost++] = rootmv[i];
+                ab->lostmv[k++] = rootmv[i];
+        atomic_store_explicit(&ab->nlost, k, memory_order_release);
+    }
     ab->nodes += pres->nodes;
     free(lost);
 }
@@ -930,6 +983,7 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     ab->stopped = 0;
     ab->node_limit = req->lim.nodes;
     ab->active = search_threads(ab, req->lim.nodes);
+    ab->busy_use = ab->active > 1 ? ab->busy : NULL;
     ab->nl_step = node_limit_step(ab, req->lim.nodes);
     ab->nl_limit = req->lim.nodes;
     ab->nl_hold = 1;
@@ -956,15 +1010,18 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
     maxdepth = req->lim.depth > 0 ? req->lim.depth : AB_MAX_PLY - 2;
     if (maxdepth > AB_MAX_PLY - 2)
         maxdepth = AB_MAX_PLY - 2;
+    /* the helpers search while the root solve runs (they read the moves it
+     * proves lost once it has published them) */
+    atomic_store_explicit(&ab->nlost, 0, memory_order_relaxed);
+    start_helpers(ab, req, maxdepth);
     root_solve(ab, req, &tm, rootmv, nroot, multipv, &pres);
-    for (int i = 0; i < nroot && ab->nlost; i++)
+    for (int i = 0; i < nroot && atomic_load_explicit(&ab->nlost, memory_order_relaxed); i++)
         if (!excluded(ab, rootmv[i])) {
             best = rootmv[i]; /* a move not proven lost, should no iteration end */
             break;
         }
     if (pres.status == PNS_WIN && maxdepth > pres.plies + 2)
         maxdepth = pres.plies + 2; /* alpha-beta's own proof, if any, by then */
-    start_helpers(ab, req, maxdepth);
 
     for (int depth = 1; depth <= maxdepth; depth++) {
         atomic_store_explicit(&ab->cur_depth, depth, memory_order_relaxed);
@@ -1040,7 +1097,8 @@ gmove ab_go(struct ab *ab, const struct search_req *req, gmove *ponder)
         ab->done_depth = 0;
         report(ab, &tm, completed > 0 ? completed : 1, 1, AB_WIN - pres.plies, bestpv, 1);
     }
-    if (ab->done_depth > completed && multipv == 1 && ab->done_pvlen > 0) {
+    if (ab->done_depth > completed && multipv == 1 && ab->done_pvlen > 0 &&
+        !proven_lost(ab, ab->done_pv[0])) {
         /* a helper completed a deeper iteration than the main search: the
          * deepest completed result is the move */
         best = ab->done_pv[0];

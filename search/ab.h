@@ -12,7 +12,9 @@
  * history and killers, all sharing the main search's transposition table
  * (lockless, tt.h).  Helpers iterate at staggered depths (the main
  * search's, or one more), so that they fill the table ahead of it; they
- * stop when it ends.  The move is the main search's, or a helper's that completed a
+ * start before the root solve (they search while it runs) and stop when
+ * the main search ends.  A move another thread is searching is deferred
+ * to the end of a node's moves (AB_DEFER_DEPTH).  The move is the main search's, or a helper's that completed a
  * deeper iteration (the deepest completed one; multipv 1 only), and a
  * `go depth N` ends when any thread has completed depth N.  One thread
  * searches exactly as before threads existed.
@@ -159,6 +161,16 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * (LOA depth 7 / 8), Fetlar 1.28 / 1.20 against 1.39 / 1.08 (depth 6 / 7),
  * 2 threads, one run each on a loaded machine. */
 #define AB_HELPER_AHEAD 1
+/* Threads > 1: moves another thread is searching are deferred (simplified
+ * ABDADA).  At a node of at least this depth each thread marks the
+ * (position, move) it searches in a shared table of AB_BUSY_SLOTS hashes;
+ * a move after a node's first one that another thread has marked is
+ * searched after the node's other moves (at most AB_DEFER_MAX of them a
+ * node; more are searched in turn), so that the threads spread over the
+ * tree instead of searching the same subtrees at once. */
+#define AB_DEFER_DEPTH 3
+#define AB_DEFER_MAX 64
+#define AB_BUSY_SLOTS (1 << 15)
 
 /* The per-engine part of the tunables (defaults above; contempt is an
  * engine option). */
@@ -199,6 +211,10 @@ struct ab {
     gmove done_pv[AB_MAX_PLY + 1];
     atomic_bool helper_reached;
     atomic_int cur_depth; /* the main search's iteration (helpers read it) */
+    /* the moves being searched (AB_DEFER_DEPTH; the main search's, made
+     * with the helpers), and the table a search uses: NULL with one thread */
+    _Atomic uint64_t *busy;
+    _Atomic uint64_t *busy_use;
     struct ab *main; /* a helper's main search */
     /* a helper: its number (0: the main search), the main search's flag,
      * its thread, its node count as the main search may read it */
@@ -245,7 +261,7 @@ struct ab {
     struct pns *pns;
     size_t pns_mb;
     gmove *lostmv;
-    int nlost;
+    atomic_int nlost; /* published after lostmv: helpers read it */
     int prev_score; /* the last search's score (its side's view); INT_MIN: none since newgame */
 };
 

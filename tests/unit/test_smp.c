@@ -479,6 +479,50 @@ static void test_nodes_limit_reported(void **st)
         }
 }
 
+/* The moves being searched (AB_DEFER_DEPTH, deferred by the other
+ * threads): every thread takes its mark back when it leaves the move, also
+ * when the search stops under it, so after a search the table is empty (a
+ * mark left behind would defer that move in every later search).  Threads
+ * 2 and 4, to a depth and stopped by a node limit mid-iteration; a
+ * 1-thread search has no table. */
+static void test_busy_marks_cleared(void **st)
+{
+    static const int threads[] = {2, 4};
+    static const uint64_t limits[] = {0, 30000, 200000};
+    (void)st;
+    for (size_t i = 0; i < ARRAY_LEN(threads); i++)
+        for (size_t j = 0; j < ARRAY_LEN(limits); j++) {
+            struct ab ab;
+            struct search_req req;
+            atomic_bool stop = false;
+            game_config_buf cfg;
+            game_state_buf pos;
+            gmove ponder;
+            loa_game.config_default(cfg.b);
+            loa_game.start(pos.b, cfg.b);
+            ab_init(&ab, &loa_game, &noise_ops, NULL, 1);
+            assert_null(ab.busy);
+            assert_int_equal(ab_set_threads(&ab, threads[i]), 0);
+            assert_non_null(ab.busy);
+            memset(&req, 0, sizeof req);
+            limits_clear(&req.lim);
+            req.lim.nodes = limits[j];
+            req.lim.depth = limits[j] ? 0 : 7;
+            req.game = &loa_game;
+            req.pos = pos.b;
+            req.start_us = now_us();
+            req.stop = &stop;
+            assert_true(ab_go(&ab, &req, &ponder) != GAME_MOVE_NONE);
+            for (int k = 0; k < AB_BUSY_SLOTS; k++)
+                if (atomic_load(&ab.busy[k]))
+                    fail_msg("Threads=%d nodes %llu: busy slot %d left marked", threads[i],
+                             (unsigned long long)limits[j], k);
+            assert_int_equal(ab_set_threads(&ab, 1), 0);
+            assert_null(ab.busy);
+            ab_free(&ab);
+        }
+}
+
 /* The lockless table: a slot whose two words come from two different
  * stores (two threads writing it at once) is a miss for both keys; whole
  * slots are hits. */
@@ -559,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_nodes_limit),
         cmocka_unit_test(test_nodes_limit_summed),
         cmocka_unit_test(test_nodes_limit_reported),
+        cmocka_unit_test(test_busy_marks_cleared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
