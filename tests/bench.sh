@@ -99,6 +99,27 @@ palagan_threads_bench() {
     if [ $mode = quick ]; then "$tool" 1000 2 1; else "$tool" 20000 2 3; fi | tail -1
 }
 palagan_threads_bench
+# Palagan's MCTS rate as issue 40 asks for it: one timed search (`go movetime`,
+# 3 s; quick: 0.5 s) from the N = 5 start over MEP, with Threads 1 and 2; the
+# figure is the last info line's nps (simulations, each one playout, per
+# wall-clock second of all threads).  Wall time: state the load with it.
+palagan_search_rate() {
+    [ -x "$bin/medan-palagan" ] || return 0
+    if [ $mode = quick ]; then ms=500; else ms=3000; fi
+    for t in 1 2; do
+        for i in $runs; do
+            printf 'setoption name Threads value %s\nnewgame size=5\nposition startpos\ngo movetime %s\n' \
+                "$t" "$ms" | "$bin/medan-palagan" |
+                awk '/^info/ {for (k = 1; k < NF; k++) if ($k == "nps") n = $(k + 1)} END {print n + 0}'
+        done | median > /tmp/medan-psr.$$.$t
+    done
+    one=$(cat /tmp/medan-psr.$$.1) two=$(cat /tmp/medan-psr.$$.2)
+    rm -f /tmp/medan-psr.$$.1 /tmp/medan-psr.$$.2
+    echo "medan-palagan search (N = 5 start, go movetime $ms): median $one playouts/s with Threads 1," \
+        "$two with Threads 2: $(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')x" \
+        "(load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
+}
+palagan_search_rate
 # Lazy SMP: time to depth with Threads=2 against 1 over the bench positions
 # (tests/tools/time_to_depth.c; its last line, the median ratio; wall
 # times: state the machine's load with them)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "../../search/timeman.h"
@@ -118,13 +119,34 @@ int mc_set_threads(struct mcts *t, int n)
     return 0;
 }
 
+/* A pool of the tree: 2 MiB aligned and, from 2 MiB up, asked for
+ * transparent huge pages (Linux gives them only on request where
+ * /sys/kernel/mm/transparent_hugepage/enabled is `madvise`).  A descent
+ * reads nodes and edges all over the pool, and a fresh search faults its
+ * pages in as the tree grows: measured (perf, 3 s search at N = 5) 3.5% of
+ * the time in page faults with 4 KiB pages.  A refused hint leaves small
+ * pages; the pool is freed with free(). */
+#define MC_HUGE ((size_t)2 << 20)
+static void *pool_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes < MC_HUGE)
+        return malloc(bytes);
+    if (posix_memalign(&p, MC_HUGE, bytes))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 int mc_resize(struct mcts *t, size_t mb)
 {
     size_t bytes = (mb ? mb : 1) << 20;
     uint32_t ncap = (uint32_t)(bytes / 8 / sizeof(struct mc_node));
     uint32_t ecap = (uint32_t)(bytes / 8 * 7 / sizeof(struct mc_edge));
-    struct mc_node *nodes = malloc((size_t)ncap * sizeof *nodes);
-    struct mc_edge *edges = malloc((size_t)ecap * sizeof *edges);
+    struct mc_node *nodes = pool_alloc((size_t)ncap * sizeof *nodes);
+    struct mc_edge *edges = pool_alloc((size_t)ecap * sizeof *edges);
     if (!nodes || !edges) {
         free(nodes);
         free(edges);

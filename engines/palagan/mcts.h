@@ -114,19 +114,29 @@ struct mc_worker {
     float gw[2][PAL_KEYS];
 };
 
+/* The counters every thread writes during a search (nnodes/nedges at each
+ * new node or expansion, sims/claimed/maxdepth every simulation) are kept
+ * MC_LINE bytes away from the fields the threads only read (the pools'
+ * addresses, par, pol, root, halt), whatever the struct's own alignment:
+ * a write then no longer evicts those from the other core's cache. */
+#define MC_LINE 64
 struct mcts {
     struct mc_node *nodes;
     struct mc_edge *edges;
     uint32_t nodes_cap, edges_cap;
+    char pad0[MC_LINE];
     _Atomic uint32_t nnodes, nedges; /* pool entries in use (the first is none) */
+    char pad1[MC_LINE];
     struct mc_params par;
     struct pal_policy pol;
     int nthreads;              /* search threads (mc_set_threads) */
     struct mc_worker *w;       /* their workers, w[0] the calling thread's */
     uint64_t seed;             /* of the workers' random streams */
+    char pad2[MC_LINE];
     _Atomic uint64_t sims;     /* simulations of this search, all threads */
     _Atomic uint64_t claimed;  /* simulations started (a budget shared by threads) */
     _Atomic int maxdepth;
+    char pad3[MC_LINE];
     atomic_bool halt;          /* the helper threads stop */
     uint32_t root;            /* root node (1 after a fresh start) */
     struct pal_state root_st; /* its position, for tree reuse */

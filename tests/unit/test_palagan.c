@@ -637,6 +637,33 @@ static void test_threads_hash_bound(void **state)
     mc_free(&t);
 }
 
+/* The tree's pools of 2 MiB and more start on a 2 MiB boundary (where
+ * transparent huge pages can back them: mcts.c, pool_alloc), after
+ * mc_init and after a resize, and a search on them is sound; smaller
+ * pools (Hash 1) are plain allocations and work the same. */
+static void test_pools_huge_aligned(void **state)
+{
+    (void)state;
+    static struct mcts t;
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    mc_init(&t, 16, 9); /* nodes 2 MiB, edges 14 MiB */
+    assert_int_equal((uintptr_t)t.nodes & (huge - 1), 0);
+    assert_int_equal((uintptr_t)t.edges & (huge - 1), 0);
+    struct pal_state s;
+    pal_start(&s, 5);
+    assert_legal(&s, search_nodes(&t, &s, 3000));
+    assert_tree_sound(&t);
+    assert_int_equal(mc_resize(&t, 1), 0);
+    assert_legal(&s, search_nodes(&t, &s, 3000));
+    assert_tree_sound(&t);
+    assert_int_equal(mc_resize(&t, 64), 0);
+    assert_int_equal((uintptr_t)t.nodes & (huge - 1), 0);
+    assert_int_equal((uintptr_t)t.edges & (huge - 1), 0);
+    assert_legal(&s, search_nodes(&t, &s, 3000));
+    assert_tree_sound(&t);
+    mc_free(&t);
+}
+
 struct bg_search {
     struct mcts *t;
     const struct pal_state *s;
@@ -926,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_grave),
         cmocka_unit_test(test_threads_legal),
         cmocka_unit_test(test_threads_hash_bound),
+        cmocka_unit_test(test_pools_huge_aligned),
         cmocka_unit_test(test_threads_stop),
         cmocka_unit_test(test_threads_change_reuse),
         cmocka_unit_test(test_threads_one_same),
