@@ -85,6 +85,7 @@ void bat_search_defaults(struct bat_search_params *p)
     p->report_us = 1000000;
     p->leaf = 1;
     p->abstract = 1;
+    p->crn = 1;
     memcpy(p->leaf_w, leaf_fit, sizeof leaf_fit);
 }
 
@@ -154,7 +155,7 @@ static const struct {
     FLAG(infer_bids),         FLAG(collect_heuristic), DBL(final, 0, 1),
     FLAG(infer_collect),      DBL(opp_model, 0, 1),   DBL(eval_scale, 0.01, 1000),
     FLAG(leaf),               FLAG(abstract),         FLAG(abstract_discard),
-    FLAG(crn),
+    FLAG(crn),                FLAG(expand_heuristic),
 };
 #undef DBL
 #undef FLAG
@@ -741,12 +742,18 @@ static void report(struct bat_tree *t, const struct bat_state *root,
  * drives the rest of that iteration: the actions are compared on the same
  * hidden hands and the same draw pile, so their difference is measured with
  * less noise than over independent deals. */
+void bat_crn_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                         uint64_t base, uint64_t k, struct rng *rr, struct bat_state *full)
+{
+    rng_seed(rr, mix64(base, k));
+    bat_determinize(view, p, rr, full);
+}
+
 static struct rng *crn_deal(const struct bat_state *root, const struct bat_search_params *p,
                             uint64_t base, uint64_t k, struct rng *rr, struct bat_state *d,
                             int *need)
 {
-    rng_seed(rr, mix64(base, k));
-    bat_determinize(root, p, rr, d);
+    bat_crn_determinize(root, p, base, k, rr, d);
     *need = 0;
     return rr;
 }
@@ -895,11 +902,21 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             for (int i = 0; i < nc; i++)
                 nun += !tried[i];
             if (nun > 0 && t->used < t->max) {
-                int k = (int)rng_below(rw, (uint64_t)nun), i;
+                int k = -1, i = nc;
                 int32_t c;
-                for (i = 0; i < nc; i++)
-                    if (!tried[i] && k-- == 0)
-                        break;
+                if (p->expand_heuristic) { /* the heuristic's move first */
+                    gmove h = bat_heuristic_move(&d, rw);
+                    for (i = 0; i < nc && cand[i] != h; i++)
+                        ;
+                    if (i < nc && tried[i])
+                        i = nc;
+                }
+                if (i == nc) {
+                    k = (int)rng_below(rw, (uint64_t)nun);
+                    for (i = 0; i < nc; i++)
+                        if (!tried[i] && k-- == 0)
+                            break;
+                }
                 c = new_node(t, keys[i], d.act);
                 t->n[c].avail = 1;
                 t->n[c].sibling = t->n[cur].child;

@@ -96,6 +96,8 @@ struct bat_search_params {
                            * its suit and whether it breaks a twin */
     int crn;              /* 1: common random numbers at the root: the k-th visit of
                            * every root action uses the same determinization */
+    int expand_heuristic; /* 1: a node's first new child is the heuristic's move
+                           * (when among its untried candidates), not a random one */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -110,6 +112,13 @@ struct bat_search_params {
 };
 
 void bat_search_defaults(struct bat_search_params *p);
+
+/* The determinization of the `crn` search's k-th visit of a root action:
+ * from the seat's view only, dealt by a generator seeded from (base, k)
+ * and left in *rr for the rest of the iteration; the same for every root
+ * action, whatever *rr held before. */
+void bat_crn_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                         uint64_t base, uint64_t k, struct rng *rr, struct bat_state *full);
 
 /* The key of move m in state st for the tree (the `abstract` parameter):
  * an attack or a defence with its cards replaced by a canonical set of the

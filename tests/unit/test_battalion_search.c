@@ -416,6 +416,47 @@ static void test_move_key(void **unused)
     bat_tree_free(t);
 }
 
+/* Common random numbers (`crn`, the default): the k-th visit of a root
+ * action is dealt from the view by (base, k) alone, so every root action
+ * meets the same hidden hands and draw pile at its k-th visit; the deal
+ * agrees with the view, and another k is another deal. */
+static void test_crn_deal(void **unused)
+{
+    struct rng r;
+    struct bat_search_params p;
+    int same = 0, differ = 0;
+    (void)unused;
+    bat_search_defaults(&p);
+    assert_int_equal(p.crn, 1);
+    rng_seed(&r, 35);
+    for (int g = 0; g < 12; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 81, (uint64_t)g);
+        for (int ply = 0; !bat_over(&st); ply++) {
+            if (ply % 4 == 0) {
+                struct bat_state v, d1, d2, d3, back;
+                struct rng a, b;
+                uint64_t base = rng_next(&r), k = rng_below(&r, 1000);
+                bat_make_view(&st, st.act, &v);
+                rng_seed(&a, 1);
+                rng_seed(&b, 2);
+                bat_crn_determinize(&v, &p, base, k, &a, &d1);
+                bat_crn_determinize(&v, &p, base, k, &b, &d2);
+                assert_memory_equal(&d1, &d2, sizeof d1);
+                assert_memory_equal(&a, &b, sizeof a); /* the rest of the iteration too */
+                check_full(&d1);
+                bat_make_view(&d1, st.act, &back);
+                assert_memory_equal(&back, &v, sizeof v);
+                bat_crn_determinize(&v, &p, base, k + 1, &a, &d3);
+                differ += memcmp(&d1, &d3, sizeof d1) != 0;
+                same++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(same > 50 && differ == same);
+}
+
 /* bat_search_set: every parameter by name, bad values refused and the
  * parameter kept. */
 static void test_search_set(void **unused)
@@ -436,6 +477,12 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "abstract", "0"), 0);
     assert_int_equal(p.abstract, 0);
     assert_int_equal(bat_search_set(&p, "abstract", "2"), -1);
+    assert_int_equal(bat_search_set(&p, "crn", "0"), 0);
+    assert_int_equal(p.crn, 0);
+    assert_int_equal(bat_search_set(&p, "expand_heuristic", "1"), 0);
+    assert_int_equal(p.expand_heuristic, 1);
+    assert_int_equal(bat_search_set(&p, "abstract_discard", "1"), 0);
+    assert_int_equal(p.abstract_discard, 1);
     assert_int_equal(bat_search_set(&p, "infer_collect", "1"), 0);
     assert_int_equal(p.infer_collect, 1);
     assert_int_equal(bat_search_set(&p, "eval_scale", "0.001"), -1);
@@ -733,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
         cmocka_unit_test(test_move_key),
+        cmocka_unit_test(test_crn_deal),
         cmocka_unit_test(test_parallel_legal),
         cmocka_unit_test(test_parallel_deterministic),
         cmocka_unit_test(test_parallel_stop),
