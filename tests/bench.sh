@@ -147,7 +147,7 @@ battalion_chips_bench() {
     if [ $mode = quick ]; then deals=20 iters=300; else deals=100 iters=1000; fi
     out=$("$tool" --deals $deals --iters $iters) || return 1
     chips=$(echo "$out" | sed -n 's/^chips gained per game: *//p')
-    wins=$(echo "$out" | sed -n 's/^win rate: *\([^(]*\).*/\1/p')
+    wins=$(echo "$out" | sed -n 's/^win rate: *\([^(]*[^( ]\).*/\1/p')
     echo "medan-battalion vs 3 heuristic players ($deals deals, $iters iterations a decision):" \
         "chips a game $chips, win rate $wins; the measure of record:" \
         "$bin/medan-battalion-duplicate --deals 300 --ms 50"
