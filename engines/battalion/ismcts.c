@@ -84,8 +84,8 @@ void bat_search_defaults(struct bat_search_params *p)
     p->infer_collect = 0;
     p->report_us = 1000000;
     p->leaf = 1;
-    p->abstract = 1;
-    p->crn = 1;
+    p->abstract = 0; /* the keyed tree and crn gained nothing measurable (docs) */
+    p->crn = 0;
     memcpy(p->leaf_w, leaf_fit, sizeof leaf_fit);
 }
 

@@ -375,7 +375,8 @@ static void test_move_key(void **unused)
     (void)unused;
     rng_seed(&r, 34);
     bat_search_defaults(&p);
-    assert_int_equal(p.abstract, 1);
+    p.abstract = 1;
+    p.crn = 1;
     p.iterations = 200;
     for (int g = 0; g < 20; g++) {
         struct bat_state st;
@@ -416,7 +417,7 @@ static void test_move_key(void **unused)
     bat_tree_free(t);
 }
 
-/* Common random numbers (`crn`, the default): the k-th visit of a root
+/* Common random numbers (`crn`): the k-th visit of a root
  * action is dealt from the view by (base, k) alone, so every root action
  * meets the same hidden hands and draw pile at its k-th visit; the deal
  * agrees with the view, and another k is another deal. */
@@ -427,7 +428,7 @@ static void test_crn_deal(void **unused)
     int same = 0, differ = 0;
     (void)unused;
     bat_search_defaults(&p);
-    assert_int_equal(p.crn, 1);
+    p.crn = 1;
     rng_seed(&r, 35);
     for (int g = 0; g < 12; g++) {
         struct bat_state st;
@@ -474,11 +475,11 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "oracle", "1"), 0);
     assert_int_equal(p.oracle, 1);
     assert_int_equal(bat_search_set(&p, "oracle", "2"), -1);
-    assert_int_equal(bat_search_set(&p, "abstract", "0"), 0);
-    assert_int_equal(p.abstract, 0);
+    assert_int_equal(bat_search_set(&p, "abstract", "1"), 0);
+    assert_int_equal(p.abstract, 1);
     assert_int_equal(bat_search_set(&p, "abstract", "2"), -1);
-    assert_int_equal(bat_search_set(&p, "crn", "0"), 0);
-    assert_int_equal(p.crn, 0);
+    assert_int_equal(bat_search_set(&p, "crn", "1"), 0);
+    assert_int_equal(p.crn, 1);
     assert_int_equal(bat_search_set(&p, "expand_heuristic", "1"), 0);
     assert_int_equal(p.expand_heuristic, 1);
     assert_int_equal(bat_search_set(&p, "abstract_discard", "1"), 0);
