@@ -158,6 +158,22 @@ threads_bench() {
         "$(awk -v a="$one" -v b="$two" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')x (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null))"
 }
 threads_bench
+# Battalion's strength: chips gained a game against three heuristic players
+# over duplicate deals at a fixed iteration budget (the same figures every
+# run: seed 1, deals 0..), with its 95% interval; the measure of record is
+# 300 deals at 50 ms (minutes; docs/games/battalion.md).
+battalion_chips_bench() {
+    tool=$bin/medan-battalion-duplicate
+    [ -x "$tool" ] || return 0
+    if [ $mode = quick ]; then deals=20 iters=300; else deals=100 iters=1000; fi
+    out=$("$tool" --deals $deals --iters $iters) || return 1
+    chips=$(echo "$out" | sed -n 's/^chips gained per game: *//p')
+    wins=$(echo "$out" | sed -n 's/^win rate: *\([^(]*[^( ]\).*/\1/p')
+    echo "medan-battalion vs 3 heuristic players ($deals deals, $iters iterations a decision):" \
+        "chips a game $chips, win rate $wins; the measure of record:" \
+        "$bin/medan-battalion-duplicate --deals 300 --ms 50"
+}
+battalion_chips_bench
 # The proof-number solver (search/pns.c, tests/tools/solve_bench.c): the
 # fixed endgame suites with known answers (tests/solve/<game>.suite), each
 # position within a node limit; solved and nodes are the same on every run,

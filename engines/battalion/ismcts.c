@@ -84,6 +84,8 @@ void bat_search_defaults(struct bat_search_params *p)
     p->infer_collect = 0;
     p->report_us = 1000000;
     p->leaf = 1;
+    p->abstract = 0; /* the keyed tree and crn gained nothing measurable (docs) */
+    p->crn = 0;
     memcpy(p->leaf_w, leaf_fit, sizeof leaf_fit);
 }
 
@@ -152,7 +154,8 @@ static const struct {
     DBL(eval_strength, 0, 10), FLAG(oracle),          DBL(infer, 0, 1),
     FLAG(infer_bids),         FLAG(collect_heuristic), DBL(final, 0, 1),
     FLAG(infer_collect),      DBL(opp_model, 0, 1),   DBL(eval_scale, 0.01, 1000),
-    FLAG(leaf),
+    FLAG(leaf),               FLAG(abstract),         FLAG(abstract_discard),
+    FLAG(crn),                FLAG(expand_heuristic),
 };
 #undef DBL
 #undef FLAG
@@ -563,6 +566,86 @@ static int32_t new_node(struct bat_tree *t, gmove m, int player)
     return (int32_t)t->used++;
 }
 
+static int popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+/* The mover's pairs per suit, as the low bits of the moves' 2-bit rank
+ * counts (bit 2r: two cards of rank r held). */
+static void pair_masks(const struct bat_state *st, uint32_t *pairs)
+{
+    const uint8_t *h = st->hand[st->act];
+    for (int s = 0; s < 4; s++) {
+        pairs[s] = 0;
+        for (int r = 0; r < 13; r++)
+            pairs[s] |= (uint32_t)(h[s * 13 + r] == 2) << (2 * r);
+    }
+}
+
+#define CNT_ALL 0x3FFFFFFu  /* the 13 two-bit counts */
+#define CNT_LOW 0x1555555u  /* their low bits (a count of 1) */
+#define CNT_HIGH 0x2AAAAAAu /* their high bits (a count of 2) */
+
+static gmove key_of(gmove m, const uint32_t *pairs)
+{
+    int k = bat_mkind(m);
+    uint32_t cnt, ones, below_w, below_ws, from_s;
+    int whole, split, single;
+    if (k != BAT_M_ATTACK && k != BAT_M_DEFEND)
+        return m;
+    cnt = (uint32_t)(m >> 24) & CNT_ALL;
+    ones = cnt & CNT_LOW;
+    whole = popcount32(cnt & CNT_HIGH);
+    split = popcount32(ones & pairs[bat_msuit(m)]);
+    single = popcount32(ones) - split;
+    /* whole pairs from rank A up, split pairs after them, singles from K
+     * down: at most 13 ranks in all, so the three counts are read back */
+    below_w = (1u << (2 * whole)) - 1;
+    below_ws = (1u << (2 * (whole + split))) - 1;
+    from_s = CNT_ALL & ~((1u << (2 * (13 - single))) - 1);
+    cnt = (CNT_HIGH & below_w) | (CNT_LOW & below_ws & ~below_w) | (CNT_LOW & from_s);
+    return (m & ~((gmove)CNT_ALL << 24)) | (gmove)cnt << 24;
+}
+
+/* A discard's key below the root (`abstract_discard`): the suit and
+ * whether the card was one of a twin, as a card of that suit (rank A or 2). */
+static gmove discard_key(const struct bat_state *st, gmove m)
+{
+    int c = bat_mvalue(m);
+    if (bat_mkind(m) != BAT_M_DISCARD)
+        return m;
+    return bat_move(BAT_M_DISCARD, 0, 0, bat_suit(c) * 13 + (st->hand[st->act][c] == 2));
+}
+
+gmove bat_move_key(const struct bat_state *st, gmove m)
+{
+    uint32_t pairs[4];
+    int k = bat_mkind(m);
+    if (k != BAT_M_ATTACK && k != BAT_M_DEFEND)
+        return m;
+    pair_masks(st, pairs);
+    return key_of(m, pairs);
+}
+
+/* With `abstract`, the root children's moves are keys: back to the root's
+ * own candidates (its hand is the view's, the same in every
+ * determinization; a key no candidate has stays as it is). */
+static void concrete_root(struct root_stat *rs, int n, const struct bat_state *root,
+                          int actions)
+{
+    gmove cand[BAT_MAX_CAND];
+    int nc = bat_candidates(root, actions, cand, BAT_MAX_CAND);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < nc; j++)
+            if (bat_move_key(root, cand[j]) == rs[i].move) {
+                rs[i].move = cand[j];
+                break;
+            }
+}
+
 /* The root children of t, in sibling order; their number. */
 static int root_stats(const struct bat_tree *t, struct root_stat *rs)
 {
@@ -643,11 +726,36 @@ static void report_stats(const struct root_stat *rs, int n, const struct bat_sta
     }
 }
 
-static void report(struct bat_tree *t, const struct bat_state *root, double final,
-                   uint64_t it, int64_t t0, struct bat_report *rep)
+static void report(struct bat_tree *t, const struct bat_state *root,
+                   const struct bat_search_params *p, uint64_t it, int64_t t0,
+                   struct bat_report *rep)
 {
     int n = root_stats(t, t->rs);
-    report_stats(t->rs, n, root, final, it, t->used, t0, rep);
+    if (p->abstract)
+        concrete_root(t->rs, n, root, p->actions);
+    report_stats(t->rs, n, root, p->final, it, t->used, t0, rep);
+}
+
+/* Common random numbers (`crn`): the k-th visit of every root action is
+ * played in the same determinization, dealt (from the seat's view, as
+ * always) by a generator seeded from the search's base and k, which also
+ * drives the rest of that iteration: the actions are compared on the same
+ * hidden hands and the same draw pile, so their difference is measured with
+ * less noise than over independent deals. */
+void bat_crn_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                         uint64_t base, uint64_t k, struct rng *rr, struct bat_state *full)
+{
+    rng_seed(rr, mix64(base, k));
+    bat_determinize(view, p, rr, full);
+}
+
+static struct rng *crn_deal(const struct bat_state *root, const struct bat_search_params *p,
+                            uint64_t base, uint64_t k, struct rng *rr, struct bat_state *d,
+                            int *need)
+{
+    bat_crn_determinize(root, p, base, k, rr, d);
+    *need = 0;
+    return rr;
 }
 
 gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
@@ -655,7 +763,9 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                  struct bat_report *rep)
 {
     struct bat_state root, d;
-    gmove cand[BAT_MAX_CAND];
+    struct rng crn_rng;
+    uint64_t crn_base;
+    gmove cand[BAT_MAX_CAND], key[BAT_MAX_CAND];
     int32_t path[MAX_PATH];
     int64_t t0 = now_us(), next_report = t0 + p->report_us;
     uint64_t it;
@@ -671,25 +781,27 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
         /* a single choice needs no search */
         int n = bat_candidates(&root, p->actions, cand, BAT_MAX_CAND);
         if (n == 0) {
-            report(t, &root, p->final, 0, t0, rep);
+            report(t, &root, p, 0, t0, rep);
             return GAME_MOVE_NONE;
         }
         if (n == 1) {
-            report(t, &root, p->final, 0, t0, rep);
+            report(t, &root, p, 0, t0, rep);
             rep->best = cand[0];
             return cand[0];
         }
         if (p->collect_heuristic && root.phase <= BAT_DISCARD) {
             /* the collection played the heuristic's way, unsearched */
-            report(t, &root, p->final, 0, t0, rep);
+            report(t, &root, p, 0, t0, rep);
             rep->best = bat_heuristic_move(&root, r);
             return rep->best;
         }
     }
+    crn_base = p->crn ? rng_next(r) : 0;
     for (it = 0; !p->iterations || it < p->iterations; it++) {
         double reward[BAT_MAX_SEATS];
-        int depth = 0;
+        int depth = 0, need_det = 0;
         int32_t cur = 0;
+        struct rng *rw;
         if ((it & 15) == 0 && it) {
             if (p->progress) {
                 atomic_store_explicit(&p->progress->iterations, it, memory_order_relaxed);
@@ -698,7 +810,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             if (p->stop && p->stop(p->stop_ctx))
                 break;
             if (p->report && now_us() >= next_report) {
-                report(t, &root, p->final, it, t0, rep);
+                report(t, &root, p, it, t0, rep);
                 p->report(p->report_ctx, rep);
                 next_report = now_us() + p->report_us;
             }
@@ -713,25 +825,44 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 d.deck[i] = d.deck[j];
                 d.deck[j] = x;
             }
+        } else if (p->crn) {
+            d = root; /* dealt once the root action is chosen */
+            need_det = 1;
         } else {
             bat_determinize(&root, p, r, &d);
         }
+        rw = r;
         path[depth++] = 0;
         while (!cut(&d, attacks_end) && depth < MAX_PATH) {
-            int nc = bat_candidates(&d, p->actions, cand, BAT_MAX_CAND), nun = 0;
+            int nc = bat_candidates(&d, p->actions, cand, BAT_MAX_CAND), nun = 0, besti = -1;
             uint8_t tried[BAT_MAX_CAND];
+            const gmove *keys = cand;
             int32_t best = -1;
             double bv = -1e300;
             if (nc <= 0)
                 break;
-            if (d.act != root.act && p->opp_model > 0 && rng_double(r) < p->opp_model) {
+            if (p->abstract && (d.phase == BAT_ATTACK || d.phase == BAT_DEFEND)) {
+                uint32_t pairs[4];
+                pair_masks(&d, pairs);
+                for (int i = 0; i < nc; i++)
+                    key[i] = key_of(cand[i], pairs);
+                keys = key;
+            } else if (p->abstract_discard && d.phase == BAT_DISCARD && cur != 0) {
+                for (int i = 0; i < nc; i++)
+                    key[i] = discard_key(&d, cand[i]);
+                keys = key;
+            }
+            if (d.act != root.act && p->opp_model > 0 && rng_double(rw) < p->opp_model) {
                 /* the opponent model: another seat plays the heuristic */
-                gmove m = bat_heuristic_move(&d, r);
+                gmove m = bat_heuristic_move(&d, rw);
+                gmove mk = p->abstract ? bat_move_key(&d, m) : m;
+                if (p->abstract_discard && cur != 0)
+                    mk = discard_key(&d, mk);
                 int32_t c;
-                for (c = t->n[cur].child; c >= 0 && t->n[c].move != m; c = t->n[c].sibling)
+                for (c = t->n[cur].child; c >= 0 && t->n[c].move != mk; c = t->n[c].sibling)
                     ;
                 if (c < 0) {
-                    c = new_node(t, m, d.act);
+                    c = new_node(t, mk, d.act);
                     if (c < 0)
                         break;
                     t->n[c].sibling = t->n[cur].child;
@@ -746,10 +877,14 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 continue;
             }
             memset(tried, 0, (size_t)nc);
-            index_moves(&t->ix, cand, nc);
+            index_moves(&t->ix, keys, nc);
+            if (keys != cand) /* a key's first candidate stands for it */
+                for (int i = 0; i < nc; i++)
+                    if (find_move(&t->ix, keys, keys[i]) != i)
+                        tried[i] = 1;
             for (int32_t c = t->n[cur].child; c >= 0; c = t->n[c].sibling) {
                 struct node *ch = &t->n[c];
-                int i = find_move(&t->ix, cand, ch->move);
+                int i = find_move(&t->ix, keys, ch->move);
                 if (i < 0)
                     continue; /* not available in this determinization */
                 tried[i] = 1;
@@ -760,32 +895,49 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                     if (v > bv) {
                         bv = v;
                         best = c;
+                        besti = i;
                     }
                 }
             }
             for (int i = 0; i < nc; i++)
                 nun += !tried[i];
             if (nun > 0 && t->used < t->max) {
-                int k = (int)rng_below(r, (uint64_t)nun), i;
+                int k = -1, i = nc;
                 int32_t c;
-                for (i = 0; i < nc; i++)
-                    if (!tried[i] && k-- == 0)
-                        break;
-                c = new_node(t, cand[i], d.act);
+                if (p->expand_heuristic) { /* the heuristic's move first */
+                    gmove h = bat_heuristic_move(&d, rw);
+                    for (i = 0; i < nc && cand[i] != h; i++)
+                        ;
+                    if (i < nc && tried[i])
+                        i = nc;
+                }
+                if (i == nc) {
+                    k = (int)rng_below(rw, (uint64_t)nun);
+                    for (i = 0; i < nc; i++)
+                        if (!tried[i] && k-- == 0)
+                            break;
+                }
+                c = new_node(t, keys[i], d.act);
                 t->n[c].avail = 1;
                 t->n[c].sibling = t->n[cur].child;
                 t->n[cur].child = c;
+                if (need_det)
+                    rw = crn_deal(&root, p, crn_base, 0, &crn_rng, &d, &need_det);
                 bat_play(&d, cand[i]);
                 path[depth++] = c;
                 break;
             }
             if (best < 0)
                 break;
-            bat_play(&d, t->n[best].move);
+            if (need_det)
+                rw = crn_deal(&root, p, crn_base, t->n[best].visits, &crn_rng, &d, &need_det);
+            bat_play(&d, cand[besti]);
             path[depth++] = best;
             cur = best;
         }
-        bat_playout(&d, attacks_end, p, root.act, r, reward);
+        if (need_det) /* no root action taken (a full tree) */
+            rw = crn_deal(&root, p, crn_base, it, &crn_rng, &d, &need_det);
+        bat_playout(&d, attacks_end, p, root.act, rw, reward);
         for (int i = 0; i < depth; i++) {
             struct node *nd = &t->n[path[i]];
             nd->visits++;
@@ -793,7 +945,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 nd->reward[s] += reward[s];
         }
     }
-    report(t, &root, p->final, it, t0, rep);
+    report(t, &root, p, it, t0, rep);
     return rep->best;
 }
 
@@ -971,6 +1123,8 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
         iterations += w[i].rep.iterations;
         nodes += w[i].rep.nodes;
     }
+    if (p->abstract)
+        concrete_root(rs, n, &root, p->actions);
     report_stats(rs, n, &root, p->final, iterations, nodes, t0, rep);
     free(w);
     return rep->best;

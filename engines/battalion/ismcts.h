@@ -89,6 +89,15 @@ struct bat_search_params {
     int infer_collect;    /* ... and its collection: its last discard was of least
                            * keep value, a card it took from the discard pile made
                            * a twin or a long suit */
+    int abstract;         /* 1: the tree's children are keyed by what a move is worth,
+                           * not by its ranks (bat_move_key), so determinizations
+                           * whose hands differ only in ranks share statistics */
+    int abstract_discard; /* 1: also a collection discard below the root, keyed by
+                           * its suit and whether it breaks a twin */
+    int crn;              /* 1: common random numbers at the root: the k-th visit of
+                           * every root action uses the same determinization */
+    int expand_heuristic; /* 1: a node's first new child is the heuristic's move
+                           * (when among its untried candidates), not a random one */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -103,6 +112,21 @@ struct bat_search_params {
 };
 
 void bat_search_defaults(struct bat_search_params *p);
+
+/* The determinization of the `crn` search's k-th visit of a root action:
+ * from the seat's view only, dealt by a generator seeded from (base, k)
+ * and left in *rr for the rest of the iteration; the same for every root
+ * action, whatever *rr held before. */
+void bat_crn_determinize(const struct bat_state *view, const struct bat_search_params *p,
+                         uint64_t base, uint64_t k, struct rng *rr, struct bat_state *full);
+
+/* The key of move m in state st for the tree (the `abstract` parameter):
+ * an attack or a defence with its cards replaced by a canonical set of the
+ * same suit with as many pairs played whole, pairs split (a card whose twin
+ * stays in the mover's hand) and singles; any other move is its own key.
+ * Ranks do not count in Battalion, so two moves with one key are worth the
+ * same. */
+gmove bat_move_key(const struct bat_state *st, gmove m);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",

@@ -29,8 +29,12 @@ static int byte_sum(uint64_t w)
 int bat_suit_points(const uint8_t *set, int s)
 {
     uint64_t a = load_bytes(set + s * 13, 8), b = load_bytes(set + s * 13 + 8, 5);
-    int twins = __builtin_popcountll(((a >> 1) & BYTES_ONES) | (((b >> 1) & BYTES_ONES) << 4));
-    return byte_sum(a) + byte_sum(b) + 2 * twins;
+    /* a card counts its copies (0..2) and 2 more for a twin pair: each byte
+     * at most 4, two words' bytes at most 8, their sum at most 64 (no carry,
+     * and no popcount call where the CPU has none) */
+    a += (a >> 1 & BYTES_ONES) << 1;
+    b += (b >> 1 & BYTES_ONES) << 1;
+    return byte_sum(a + b);
 }
 
 int bat_points(const uint8_t *set)
@@ -66,12 +70,24 @@ gmove bat_move(int kind, int target, int suit, int value)
            (gmove)value << 12;
 }
 
+/* The counts (0..3) of n <= 8 bytes packed 2 bits each, the first lowest. */
+static uint64_t pack_counts(const uint8_t *p, size_t n)
+{
+    uint64_t x = load_bytes(p, n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x); /* p[i] at bits 8i.., as on little-endian */
+#endif
+    x &= 0x0303030303030303ull;
+    x = (x | x >> 6) & 0x000F000F000F000Full;
+    x = (x | x >> 12) & 0x000000FF000000FFull;
+    return (x | x >> 24) & 0xFFFFull;
+}
+
 gmove bat_move_cards(int kind, int target, int suit, const uint8_t *set)
 {
-    gmove m = bat_move(kind, target, suit, 0);
-    for (int r = 0; r < 13; r++)
-        m |= (gmove)set[suit * 13 + r] << (24 + 2 * r);
-    return m;
+    const uint8_t *p = set + suit * 13;
+    return bat_move(kind, target, suit, 0) |
+           (gmove)(pack_counts(p, 8) | pack_counts(p + 8, 5) << 16) << 24;
 }
 
 void bat_move_set(gmove m, uint8_t *set)

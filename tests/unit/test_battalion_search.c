@@ -359,6 +359,105 @@ static void test_full_actions(void **unused)
     assert_true(checked > 300);
 }
 
+/* The tree's move keys (the `abstract` parameter): two legal attacks or
+ * defences share a key exactly when they are the same up to rank symmetry
+ * (canon), every other move is its own key, and a search keyed so answers
+ * a legal move of the position, not a key. */
+static void test_move_key(void **unused)
+{
+    static gmove all[BAT_MAX_MOVES];
+    static uint64_t ca[BAT_MAX_MOVES];
+    static gmove ka[BAT_MAX_MOVES];
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params p;
+    int checked = 0, merged = 0, searched = 0;
+    (void)unused;
+    rng_seed(&r, 34);
+    bat_search_defaults(&p);
+    p.abstract = 1;
+    p.crn = 1;
+    p.iterations = 200;
+    for (int g = 0; g < 20; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 80, (uint64_t)g);
+        for (int ply = 0; !bat_over(&st); ply++) {
+            int na = bat_gen(&st, all, BAT_MAX_MOVES);
+            assert_true(na > 0);
+            for (int i = 0; i < na; i++) {
+                int k = bat_mkind(all[i]);
+                ca[i] = canon(&st, all[i]);
+                ka[i] = bat_move_key(&st, all[i]);
+                if (k != BAT_M_ATTACK && k != BAT_M_DEFEND)
+                    assert_true(ka[i] == all[i]);
+                else
+                    assert_int_equal(bat_mkind(ka[i]), k);
+            }
+            for (int i = 0; i < na; i++)
+                for (int j = i + 1; j < na && j < i + 40; j++) {
+                    assert_int_equal(ca[i] == ca[j], ka[i] == ka[j]);
+                    merged += ka[i] == ka[j];
+                }
+            checked += na;
+            if ((st.phase == BAT_ATTACK || st.phase == BAT_DEFEND) && ply % 2 == 0) {
+                struct bat_state v;
+                struct bat_report rep;
+                gmove m;
+                bat_make_view(&st, st.act, &v);
+                m = bat_search(t, &v, &p, &r, &rep);
+                assert_int_equal(bat_check(&st, m, err, sizeof err), 0);
+                for (int i = 0; i < rep.nlines; i++)
+                    assert_int_equal(bat_check(&st, rep.lines[i].move, err, sizeof err), 0);
+                searched++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(checked > 10000 && merged > 1000 && searched > 50);
+    bat_tree_free(t);
+}
+
+/* Common random numbers (`crn`): the k-th visit of a root
+ * action is dealt from the view by (base, k) alone, so every root action
+ * meets the same hidden hands and draw pile at its k-th visit; the deal
+ * agrees with the view, and another k is another deal. */
+static void test_crn_deal(void **unused)
+{
+    struct rng r;
+    struct bat_search_params p;
+    int same = 0, differ = 0;
+    (void)unused;
+    bat_search_defaults(&p);
+    p.crn = 1;
+    rng_seed(&r, 35);
+    for (int g = 0; g < 12; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 81, (uint64_t)g);
+        for (int ply = 0; !bat_over(&st); ply++) {
+            if (ply % 4 == 0) {
+                struct bat_state v, d1, d2, d3, back;
+                struct rng a, b;
+                uint64_t base = rng_next(&r), k = rng_below(&r, 1000);
+                bat_make_view(&st, st.act, &v);
+                rng_seed(&a, 1);
+                rng_seed(&b, 2);
+                bat_crn_determinize(&v, &p, base, k, &a, &d1);
+                bat_crn_determinize(&v, &p, base, k, &b, &d2);
+                assert_memory_equal(&d1, &d2, sizeof d1);
+                assert_memory_equal(&a, &b, sizeof a); /* the rest of the iteration too */
+                check_full(&d1);
+                bat_make_view(&d1, st.act, &back);
+                assert_memory_equal(&back, &v, sizeof v);
+                bat_crn_determinize(&v, &p, base, k + 1, &a, &d3);
+                differ += memcmp(&d1, &d3, sizeof d1) != 0;
+                same++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(same > 50 && differ == same);
+}
+
 /* bat_search_set: every parameter by name, bad values refused and the
  * parameter kept. */
 static void test_search_set(void **unused)
@@ -376,6 +475,15 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "oracle", "1"), 0);
     assert_int_equal(p.oracle, 1);
     assert_int_equal(bat_search_set(&p, "oracle", "2"), -1);
+    assert_int_equal(bat_search_set(&p, "abstract", "1"), 0);
+    assert_int_equal(p.abstract, 1);
+    assert_int_equal(bat_search_set(&p, "abstract", "2"), -1);
+    assert_int_equal(bat_search_set(&p, "crn", "1"), 0);
+    assert_int_equal(p.crn, 1);
+    assert_int_equal(bat_search_set(&p, "expand_heuristic", "1"), 0);
+    assert_int_equal(p.expand_heuristic, 1);
+    assert_int_equal(bat_search_set(&p, "abstract_discard", "1"), 0);
+    assert_int_equal(p.abstract_discard, 1);
     assert_int_equal(bat_search_set(&p, "infer_collect", "1"), 0);
     assert_int_equal(p.infer_collect, 1);
     assert_int_equal(bat_search_set(&p, "eval_scale", "0.001"), -1);
@@ -672,6 +780,8 @@ int main(void)
         cmocka_unit_test(test_collect_heuristic),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
+        cmocka_unit_test(test_move_key),
+        cmocka_unit_test(test_crn_deal),
         cmocka_unit_test(test_parallel_legal),
         cmocka_unit_test(test_parallel_deterministic),
         cmocka_unit_test(test_parallel_stop),
