@@ -104,7 +104,7 @@ TEST_STAGES := unit transcripts docs robust referee cli
 # Component rules come before any rule that lists $(PROGRAMS) or
 # $(TEST_DEPS), so what a module.mk appends is seen there.
 .DEFAULT_GOAL := all
--include $(wildcard control/module.mk engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk bench/*/module.mk)
+-include $(wildcard control/module.mk engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tuning/module.mk tests/module.mk bench/*/module.mk)
 
 .PHONY: all build-all clang-build test test-suite unit transcripts docs robust referee cli bench match install uninstall clean deps
 all: $(PROGRAMS)
