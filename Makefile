@@ -216,7 +216,7 @@ install: all
 	$(Q)for f in docs/man/*.1; do \
 	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATE@|$(MANDATE)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	    $$f > $(DESTDIR)$(MANDIR)/$${f##*/} && chmod 644 $(DESTDIR)$(MANDIR)/$${f##*/} || exit 1; done
-	$(Q)install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md docs/building.md docs/solver.md $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md docs/building.md docs/solver.md docs/tuning.md $(DESTDIR)$(DOCDIR)/
 	$(Q)install -m 644 docs/games/*.md $(DESTDIR)$(DOCDIR)/games/
 	$(Q)install -m 644 docs/gui-adapters/*.md $(DESTDIR)$(DOCDIR)/gui-adapters/
 

@@ -3,7 +3,7 @@
  *
  *   medan-texel --game loa --params tuning/loa.params [--start SPEC]
  *               [--skip N] [--margin CP] [--depth D] [--max-abs CP]
- *               [--max-positions N] [--rounds R] [--seed S]
+ *               [--max-positions N] [--max-scan N] [--rounds R] [--seed S]
  *               [--out-params FILE] RESULTS.jsonl...
  *
  * Prints the number of positions, K, the error of the evaluation before
@@ -28,7 +28,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: medan-texel --game G --params FILE [--start name=v,...] [--skip N]\n"
             "                   [--margin CP] [--depth D] [--max-abs CP] [--max-positions N]\n"
-            "                   [--rounds R] [--seed S] [--out-params FILE] RESULTS.jsonl...\n"
+            "                   [--max-scan N] [--rounds R] [--seed S] [--out-params FILE]\n"
+            "                   RESULTS.jsonl...\n"
             "Fits the Weights.<name> entries of FILE (a medan-referee tune params file) to\n"
             "the results of the games in the results files (docs/tuning.md).\n");
 }
@@ -171,7 +172,7 @@ static void write_params(const char *in, const char *out, const struct texel_wei
 int main(int argc, char **argv)
 {
     const char *game = NULL, *params = NULL, *start = NULL, *out_params = NULL;
-    int skip = 8, margin = 30, depth = 1, max_abs = 2000, max_pos = 200000, rounds = 3;
+    int skip = 8, margin = 30, depth = 1, max_abs = 2000, max_pos = 200000, max_scan = 0, rounds = 3;
     uint64_t seed = 1;
     const char *files[256];
     int nfiles = 0;
@@ -213,6 +214,8 @@ int main(int argc, char **argv)
             max_abs = num(a, v, 1, 1000000);
         else if (strcmp(a, "--max-positions") == 0)
             max_pos = num(a, v, 1, 10000000);
+        else if (strcmp(a, "--max-scan") == 0)
+            max_scan = num(a, v, 1, 100000000);
         else if (strcmp(a, "--rounds") == 0)
             rounds = num(a, v, 1, 100);
         else if (strcmp(a, "--seed") == 0)
@@ -261,6 +264,8 @@ int main(int argc, char **argv)
                 "(give them with --start name=value,...)", params);
     }
 
+    if (max_scan)
+        sample(&t, max_scan, seed ^ 0x5ca9);
     keep_quiet(&t, depth, margin, max_abs);
     printf("quiet (|eval| <= %d, depth-%d search within %d): %d\n", max_abs, depth, margin,
            t.pos.n);
@@ -271,6 +276,7 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     int nw = t.w.nw, val[TEXEL_MAX_WEIGHTS], old[TEXEL_MAX_WEIGHTS];
+    char spec[OPT_STR_LEN];
     struct texel_data d = {.n = t.pos.n, .nw = nw, .y = t.pos.y};
     d.base = xmalloc((size_t)d.n * sizeof *d.base);
     d.feat = xmalloc((size_t)d.n * (size_t)nw * sizeof *d.feat);
@@ -301,15 +307,15 @@ int main(int argc, char **argv)
             break;
         ecur = real;
         memcpy(val, nv, sizeof val);
+        texel_format(&t.w, val, spec, sizeof spec);
+        printf("round %d: Weights=%s\n", r, spec); /* the best so far */
+        fflush(stdout);
     }
     printf("error %.6f -> %.6f (K %.6g, %d positions)\n", e0, ecur, k, d.n);
     for (int i = 0; i < nw; i++)
         printf("  %-16s %6d -> %6d\n", t.w.name[i], old[i], val[i]);
-    {
-        char spec[OPT_STR_LEN];
-        texel_format(&t.w, val, spec, sizeof spec);
-        printf("Weights=%s\n", spec);
-    }
+    texel_format(&t.w, val, spec, sizeof spec);
+    printf("Weights=%s\n", spec);
     if (out_params)
         write_params(params, out_params, &t.w, val);
     free(d.base);
