@@ -245,6 +245,16 @@ int main(int argc, char **argv)
            skip, t.pos.n);
     if (!t.pos.n)
         die("no positions");
+    /* Labels that are nearly all one seat's win say which seat is to move,
+     * not how the position stands: the fit then learns the seat (Fetlar
+     * self-play, docs/tuning.md). */
+    printf("won by seat 1: %d, by seat 2: %d, drawn: %d\n", t.pos.wins[0], t.pos.wins[1],
+           t.pos.games - t.pos.wins[0] - t.pos.wins[1]);
+    for (int s = 0; s < 2; s++)
+        if (t.pos.games >= 20 && t.pos.wins[s] * 10 > t.pos.games * 9)
+            printf("warning: seat %d won %.1f %% of the games: the labels say more about the "
+                   "side to move than about the position\n",
+                   s + 1, 100.0 * t.pos.wins[s] / t.pos.games);
     t.eng = texel_engine_new(t.e);
 
     /* The starts must be the weights the engine plays by default: the fit

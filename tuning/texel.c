@@ -272,13 +272,15 @@ static void one_game(void *ctx, const struct ref_record *r)
     }
     free(hist);
     p->games++;
+    if (y1 != 0.5)
+        p->wins[y1 == 1.0 ? 0 : 1]++;
 }
 
 int texel_read_results(struct texel_positions *p, const char *path, int skip, char *err,
                        size_t n)
 {
     struct read_ctx c = {.p = p, .skip = skip < 0 ? 0 : skip};
-    int first = p->n, games = p->games, skipped = p->skipped;
+    int first = p->n, games = p->games, skipped = p->skipped, w0 = p->wins[0], w1 = p->wins[1];
     long good_end;
     char e[400];
     int rc = ref_record_read_file(path, one_game, &c, &good_end, e, sizeof e);
@@ -286,6 +288,8 @@ int texel_read_results(struct texel_positions *p, const char *path, int skip, ch
         p->n = first;
         p->games = games;
         p->skipped = skipped;
+        p->wins[0] = w0;
+        p->wins[1] = w1;
         /* the record reader's errors name the file and line already */
         if (c.failed)
             return set_err(err, n, -1, "%s: %s", path, c.err);

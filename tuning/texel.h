@@ -54,6 +54,7 @@ struct texel_positions {
     unsigned char *st;   /* n states of ssz bytes */
     double *y;           /* the side to move's result */
     int games, skipped;  /* games read; games left out (forfeits, no result) */
+    int wins[2];         /* games read won by seat 1, by seat 2 */
 };
 
 void texel_positions_init(struct texel_positions *p, const struct game *g);

@@ -175,6 +175,8 @@ static void test_read_good(void **state)
     for (int i = 0; i < 7; i++)
         assert_true(p.y[i] == (i % 2 == 0 ? 0.0 : 1.0));
     assert_int_equal(p.games, 1);
+    assert_int_equal(p.wins[0], 0);
+    assert_int_equal(p.wins[1], 1);
     /* a draw labels every position 0.5; a forfeit is left out */
     loa_record(rec, sizeof rec, "loa", 3, NULL, "draw");
     assert_int_equal(texel_read_results(&p, tmpfile_with(rec), 0, err, sizeof err), 4);
@@ -184,6 +186,8 @@ static void test_read_good(void **state)
     assert_int_equal(texel_read_results(&p, tmpfile_with(rec), 0, err, sizeof err), 0);
     assert_int_equal(p.skipped, 1);
     assert_int_equal(p.n, 11);
+    assert_int_equal(p.games, 2);
+    assert_int_equal(p.wins[0] + p.wins[1], 1); /* the draw is neither */
     texel_positions_free(&p);
 }
 
@@ -205,6 +209,7 @@ static void expect_error(const char *text, const char *game, const char *needle)
         fail_msg("error '%s' does not say '%s'", err, needle);
     assert_int_equal(p.n, before); /* nothing of the bad file */
     assert_int_equal(p.games, before ? 1 : 0);
+    assert_int_equal(p.wins[0], before ? 1 : 0); /* the good game's p1win only */
     texel_positions_free(&p);
 }
 
