@@ -104,7 +104,7 @@ TEST_STAGES := unit transcripts docs robust referee cli
 # Component rules come before any rule that lists $(PROGRAMS) or
 # $(TEST_DEPS), so what a module.mk appends is seen there.
 .DEFAULT_GOAL := all
--include $(wildcard control/module.mk engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tests/module.mk bench/*/module.mk)
+-include $(wildcard control/module.mk engines/*/module.mk gui-adapters/*/module.mk referee/module.mk tuning/module.mk tests/module.mk bench/*/module.mk)
 
 .PHONY: all build-all clang-build test test-suite unit transcripts docs robust referee cli bench match install uninstall clean deps
 all: $(PROGRAMS)
@@ -219,7 +219,7 @@ install: all
 	$(Q)for f in docs/man/*.1; do \
 	  sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATE@|$(MANDATE)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 	    $$f > $(DESTDIR)$(MANDIR)/$${f##*/} && chmod 644 $(DESTDIR)$(MANDIR)/$${f##*/} || exit 1; done
-	$(Q)install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md docs/building.md docs/solver.md $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 644 README.md docs/protocol.md docs/referee.md docs/architecture.md docs/building.md docs/solver.md docs/tuning.md $(DESTDIR)$(DOCDIR)/
 	$(Q)install -m 644 docs/games/*.md $(DESTDIR)$(DOCDIR)/games/
 	$(Q)install -m 644 docs/gui-adapters/*.md $(DESTDIR)$(DOCDIR)/gui-adapters/
 
