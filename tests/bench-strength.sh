@@ -12,7 +12,7 @@
 #       battalion (chips against the three heuristics, duplicate deals),
 #       battalion-threads (Threads=2 against 1, duplicate deals);
 #       none: all of them.
-# Sizes (environment): SMP_GAMES (200), SMP_ST (0.1 s a move),
+# Sizes (environment): SMP_GAMES (200), SMP_ST (0.05 s a move),
 # GREEDY_SEEDS ("104 105 106 107 108 109 110 111 112 113") with GREEDY_ROUNDS
 # (20) attacker games each at GREEDY_NODES (40000), HNEF_GAMES (50, at HNEF_ST=1 s a move), BAT_DEALS
 # (300), BAT_MS (the search's ms a decision, 50).
@@ -21,7 +21,7 @@ bin=${1:-bin}
 parts=${*:-smp-loa smp-fetlar fetlar-greedy fetlar-hnef battalion battalion-threads}
 out=${STRENGTH_OUT:-build/strength}
 mkdir -p "$out"
-SMP_GAMES=${SMP_GAMES:-200} SMP_ST=${SMP_ST:-0.1}
+SMP_GAMES=${SMP_GAMES:-200} SMP_ST=${SMP_ST:-0.05}
 GREEDY_SEEDS=${GREEDY_SEEDS:-104 105 106 107 108 109 110 111 112 113}
 GREEDY_NODES=${GREEDY_NODES:-40000} GREEDY_ROUNDS=${GREEDY_ROUNDS:-20}
 HNEF_GAMES=${HNEF_GAMES:-50} HNEF_ST=${HNEF_ST:-1}
