@@ -232,9 +232,17 @@ static void one_game(void *ctx, const struct ref_record *r)
     }
     y1 = r->rank[0] < r->rank[1] ? 1.0 : r->rank[0] > r->rank[1] ? 0.0 : 0.5;
     g->config_default(cfg.b);
-    snprintf(params, sizeof params, "%s", r->params);
+    /* parameters cut short or past the token array would set another variant */
+    if ((size_t)snprintf(params, sizeof params, "%s", r->params) >= sizeof params) {
+        fail(c, "record %d: variant parameters over %zu bytes", r->game, sizeof params - 1);
+        return;
+    }
     int nt = str_split(params, tok, 32);
-    for (int i = 0; i < nt && i < 32; i++) {
+    if (nt == 32) {
+        fail(c, "record %d: more than 31 variant parameters", r->game);
+        return;
+    }
+    for (int i = 0; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || (*eq = '\0', g->config_set(cfg.b, tok[i], eq + 1, e, sizeof e)) != GAME_OK) {
             fail(c, "record %d: bad variant parameters: %.200s", r->game, r->params);
