@@ -133,8 +133,8 @@ if [ $mode = quick ]; then
     ttd_bench loa 5
     ttd_bench fetlar 4
 else
-    ttd_bench loa 8
-    ttd_bench fetlar 7
+    ttd_bench loa 9
+    ttd_bench fetlar 8
 fi
 search_bench medan-loa
 search_bench medan-fetlar
