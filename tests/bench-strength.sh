@@ -12,7 +12,9 @@
 #       battalion (chips against the three heuristics, duplicate deals),
 #       battalion-threads (Threads=2 against 1, duplicate deals);
 #       none: all of them.
-# Sizes (environment): SMP_GAMES (200), SMP_ST (0.05 s a move),
+# Sizes (environment): SMP_GAMES (200), SMP_ST (0.05 s a move; Fetlar's
+# SMP_ST_FETLAR, 0.1, with a draw adjudicated after SMP_MAXMOVES_FETLAR
+# moves, 150: some games run to 800 plies),
 # GREEDY_SEEDS ("104 105 106 107 108 109 110 111 112 113") with GREEDY_ROUNDS
 # (20) attacker games each at GREEDY_NODES (40000), HNEF_GAMES (50, at HNEF_ST=1 s a move), BAT_DEALS
 # (300), BAT_MS (the search's ms a decision, 50).
@@ -22,6 +24,7 @@ parts=${*:-smp-loa smp-fetlar fetlar-greedy fetlar-hnef battalion battalion-thre
 out=${STRENGTH_OUT:-build/strength}
 mkdir -p "$out"
 SMP_GAMES=${SMP_GAMES:-200} SMP_ST=${SMP_ST:-0.05}
+SMP_ST_FETLAR=${SMP_ST_FETLAR:-0.1} SMP_MAXMOVES_FETLAR=${SMP_MAXMOVES_FETLAR:-150}
 GREEDY_SEEDS=${GREEDY_SEEDS:-104 105 106 107 108 109 110 111 112 113}
 GREEDY_NODES=${GREEDY_NODES:-40000} GREEDY_ROUNDS=${GREEDY_ROUNDS:-20}
 HNEF_GAMES=${HNEF_GAMES:-50} HNEF_ST=${HNEF_ST:-1}
@@ -46,16 +49,18 @@ score_of() { # name files...
 }
 
 smp() { # game
-    g=$1
+    g=$1 st=$SMP_ST adj=
+    [ "$g" = fetlar ] && st=$SMP_ST_FETLAR adj="--maxmoves $SMP_MAXMOVES_FETLAR"
     rm -f "$out/smp-$g.jsonl"
+    # shellcheck disable=SC2086 # $adj: none or two words
     "$bin/medan-referee" --game "$g" \
         --engine name=threads2 cmd="$bin/medan-$g" option.Threads=2 \
         --engine name=threads1 cmd="$bin/medan-$g" option.Threads=1 \
-        --each st="$SMP_ST" timemargin=200 --games 2 --rounds $((SMP_GAMES / 2)) \
+        --each st="$st" timemargin=200 --games 2 --rounds $((SMP_GAMES / 2)) $adj \
         --concurrency 1 --seed 40 --openings file=openings/$g.epd \
         --results "$out/smp-$g.jsonl" --logdir "$out/logs" >"$out/smp-$g.txt" 2>&1 || {
         echo "$g Threads=2 against 1: the match failed (see $out/smp-$g.txt)" >&2; return 1; }
-    echo "$g Threads=2 against Threads=1, st=$SMP_ST, $SMP_GAMES games:" \
+    echo "$g Threads=2 against Threads=1, st=$st${adj:+ ($adj)}, $SMP_GAMES games:" \
         "$(grep '^Elo difference (pairs)' "$out/smp-$g.txt")"
 }
 

@@ -134,11 +134,11 @@ for g in palagan battalion; do
 done
 
 # --- make bench BENCH=strength, at toy sizes: every part prints its figure ------------------
-STRENGTH_OUT="$T/strength" SMP_GAMES=2 SMP_ST=0.02 GREEDY_SEEDS=104 GREEDY_ROUNDS=2 \
+STRENGTH_OUT="$T/strength" SMP_GAMES=2 SMP_ST=0.02 SMP_ST_FETLAR=0.02 SMP_MAXMOVES_FETLAR=20 GREEDY_SEEDS=104 GREEDY_ROUNDS=2 \
     GREEDY_NODES=500 HNEF_GAMES=1 HNEF_ST=0.05 BAT_DEALS=2 BAT_MS=2 \
     sh tests/bench-strength.sh "$BIN" >"$T/o" 2>"$T/e"; rc=$?
-check "$rc/$(count '^loa Threads=2 against Threads=1.*Elo difference' "$T/o")/$(count '^fetlar Threads=2' "$T/o")" \
-    "0/1/1" "bench-strength: the two Threads matches print their Elo"
+check "$rc/$(count '^loa Threads=2 against Threads=1.*Elo difference' "$T/o")/$(count '^fetlar Threads=2.*--maxmoves 20.*Elo difference' "$T/o")" \
+    "0/1/1" "bench-strength: the two Threads matches print their Elo (Fetlar's with its draw adjudication)"
 check "$(count '^fetlar attackers against greedy.*score [0-9.]* \[.*draws in positions scored' "$T/o")/$(count '^fetlar attackers against libhnefatafl' "$T/o")" \
     "1/1" "bench-strength: the attackers' score with its interval (libhnefatafl: a figure or how to build it)"
 check "$(count '^battalion against the three heuristics.*chips gained per game: [-+][0-9.]*  95% CI' "$T/o")/$(count '^battalion Threads=2 against 1.*chips gained' "$T/o")" \
