@@ -429,10 +429,14 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
                 an = w->gn[gs][e->key];
                 aw = w->gw[gs][e->key];
             }
-            double q = n > 0 ? LD(e->w) / n : t->par.fpu; /* first-play urgency */
+            double q;
             if (an > 0) {
-                double beta = an / (an + n + b * an * n);
-                q = (1 - beta) * q + beta * (aw / an);
+                /* Gelly & Silver's (1 - beta) w / n + beta aw / an with
+                 * beta = an / (an + n + b an n), over one denominator:
+                 * one division, not three */
+                q = (LD(e->w) * (1 + b * an) + aw) / (an + n + b * an * n);
+            } else {
+                q = n > 0 ? LD(e->w) / n : t->par.fpu; /* first-play urgency */
             }
             v = q + c * inv_sqrt_visits(en + 1);
         }
@@ -566,17 +570,16 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
                                                             memory_order_relaxed,
                                                             memory_order_relaxed))
         ;
-    /* AMAF: the last trace index where each side played each key */
+    /* AMAF: the last trace index where each side played each key, under
+     * this simulation's stamp (codes of older stamps are smaller) */
     uint32_t stamp = ++w->stamp;
-    if (stamp == 0) {
-        memset(w->seen, 0, sizeof w->seen);
+    if (stamp >= 1u << (32 - MC_AMAF_IBITS)) {
+        memset(w->amaf, 0, sizeof w->amaf);
         stamp = w->stamp = 1;
     }
-    for (int i = 0; i < w->trace.n; i++) {
-        int sd = w->trace.side[i], k = w->trace.key[i];
-        w->seen[sd][k] = stamp;
-        w->last[sd][k] = i;
-    }
+    const uint32_t base = stamp << MC_AMAF_IBITS;
+    for (int i = 0; i < w->trace.n; i++)
+        w->amaf[w->trace.side[i]][w->trace.key[i]] = base | (uint32_t)i;
     bool proving = true;
     const float vb = black_val(t, outcome);
     for (int i = d - 1; i >= 0; i--) {
@@ -587,11 +590,25 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
         add_u32(&e->n, mt ? 1u - MC_VLOSS : 1u, mt); /* (mod 2^32: the virtual loss back) */
         add_f(&e->w, r, mt);
         add_u32(&node->n, 1, mt);
-        for (uint32_t j = node->edges; j < node->edges + node->nedges; j++) {
-            struct mc_edge *f = &t->edges[j];
-            if (f->man && w->seen[side][f->key] == stamp && w->last[side][f->key] >= i) {
-                add_u32(&f->an, 1, mt);
-                add_f(&f->aw, r, mt);
+        const uint32_t *code = w->amaf[side];
+        const uint32_t from = base | (uint32_t)i; /* played at index >= i */
+        struct mc_edge *f = &t->edges[node->edges], *fend = f + node->nedges;
+        if (mt) {
+            /* several threads: a relaxed load and store, not a
+             * read-modify-write -- an AMAF update another thread makes to
+             * the same edge at the same moment may be lost (a statistic,
+             * not a count anything depends on; the edge's own n and w
+             * above stay exact) */
+            for (; f < fend; f++)
+                if (f->man && code[f->key] >= from) {
+                    ST(f->an, LD(f->an) + 1);
+                    ST(f->aw, LD(f->aw) + r);
+                }
+        } else { /* one thread: without a branch to mispredict (aw + 0 is aw) */
+            for (; f < fend; f++) {
+                const bool hit = (f->man != 0) & (code[f->key] >= from);
+                ST(f->an, LD(f->an) + hit);
+                ST(f->aw, LD(f->aw) + r * (float)hit); /* r * 0: +0 */
             }
         }
         if (proving && !LD(node->proven)) {

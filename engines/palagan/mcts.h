@@ -101,12 +101,17 @@ struct mc_params {
 };
 
 /* What one search thread owns. */
+#define MC_AMAF_IBITS 11 /* trace indexes: PAL_TRACE_MAX = 2^11 */
+_Static_assert(PAL_TRACE_MAX <= (1 << MC_AMAF_IBITS), "trace index does not fit the AMAF code");
 struct mc_worker {
     struct rng rng;
     struct pal_trace trace;
+    /* AMAF: per side and key, the stamp of the last simulation that
+     * played it, shifted above its last trace index there (0: never), so
+     * that "played in this simulation at index i or later" is one compare
+     * (older stamps give smaller codes) */
     uint32_t stamp;
-    uint32_t seen[2][PAL_KEYS]; /* stamp of the simulation that played key */
-    int32_t last[2][PAL_KEYS];  /* its last trace index there */
+    uint32_t amaf[2][PAL_KEYS];
     /* GRAVE: the AMAF of a reference node's edges by key, per side */
     uint32_t gref[2], gstamp[2];
     uint32_t gseen[2][PAL_KEYS];
