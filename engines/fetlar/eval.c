@@ -57,6 +57,7 @@ const struct fetlar_weights fetlar_default_weights = {
     .lone_cap = 11,       /* ... nearer the king than lone_cap rings (0..11) */
     .lone_ref = 100,      /* rings the attackers stand in when the last defender falls */
     .lone_at = 0,         /* the lone term counts with at most this many defenders left */
+    .lone_free = 80,      /* lone king: per move taken away (of 20, from 15: LONE_FREE_REF) */
 };
 
 #define W(f) {#f, offsetof(struct fetlar_weights, f)}
@@ -65,7 +66,7 @@ static const struct named_int weight_names[] = {
     W(region), W(region_cap), W(region_closed), W(king_free_closed), W(near),
     W(open_corner), W(cordon), W(guard), W(guard_pair), W(tri), W(seal), W(open_line), W(tempo), W(fork1),
     W(fork2), W(quiet_fade), W(reach2_closed), W(balance), W(press1), W(press2), W(press3),
-    W(thin), W(thin_at), W(lone), W(lone_cap), W(lone_ref), W(lone_at),
+    W(thin), W(thin_at), W(lone), W(lone_cap), W(lone_ref), W(lone_at), W(lone_free),
 };
 #undef W
 _Static_assert(sizeof weight_names / sizeof weight_names[0] ==
@@ -364,6 +365,12 @@ static int king_forks(const struct fetlar_state *s)
     return forks;
 }
 
+/* The moves of his 20 a lone king has lost when the last defender falls
+ * (median over the 121 positions of bench/hnefatafl/lone-king.txt): the
+ * lone_free term counts from there, so that taking the last defender does
+ * not jump the score on its own (as lone_ref for the rings). */
+#define FETLAR_LONE_FREE_REF 5
+
 int fetlar_tactic(const struct fetlar_state *s)
 {
     if (s->over || s->quiet >= FETLAR_DRAW_PLIES || s->king == FETLAR_NOSQ)
@@ -534,6 +541,13 @@ FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_wei
             ring = grow8(ring);
             t->cordon -= w->lone * popcnt(hw, ring & att);
         }
+        /* A king on the edge cannot be captured, only shut in until he
+         * has no move (then the defenders lose): each move taken from his
+         * 20 counts lone_free, from the FETLAR_LONE_FREE_REF he has
+         * usually lost when the last defender falls.  (Counting the
+         * squares cut off from his region instead lost: 17 wins of the
+         * first 40 lone-king positions against 21, docs/games/fetlar.md.) */
+        t->king_free -= w->lone_free * (2 * (FETLAR_N - 1) - FETLAR_LONE_FREE_REF - kmoves);
     }
 
     /* Corner guards. */

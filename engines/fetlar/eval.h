@@ -21,7 +21,7 @@ struct fetlar_weights {
     int att, def, route_forced, dist2, dist3, dist4, king_free, region, region_cap,
         region_closed, king_free_closed, near, open_corner, cordon, guard, guard_pair, tri,
         seal, open_line, tempo, fork1, fork2, quiet_fade, reach2_closed, balance, press1, press2, press3,
-        thin, thin_at, lone, lone_cap, lone_ref, lone_at;
+        thin, thin_at, lone, lone_cap, lone_ref, lone_at, lone_free;
 };
 extern const struct fetlar_weights fetlar_default_weights;
 

@@ -239,6 +239,25 @@ static void test_lone_king(void **state)
     setup(&s, "Ke5 tc7 ta2 tj9", 'b', 0);
     fetlar_evaluate(&s, NULL, &b);
     assert_int_equal(b.cordon, a.cordon - fetlar_default_weights.lone);
+    /* lone_free: per move taken from the lone king's 20, counted from 15
+     * (FETLAR_LONE_FREE_REF 5): Ke5 with te7 tg5 has 4 + 1 + 1 + 4 = 10
+     * moves, so the attackers gain 5 lone_free; never with a defender. */
+    struct fetlar_weights f0 = fetlar_default_weights, f10 = f0;
+    assert_int_equal(fetlar_weights_parse(&f0, "lone_free=0", err, sizeof err), 0);
+    assert_int_equal(fetlar_weights_parse(&f10, "lone_free=10", err, sizeof err), 0);
+    setup(&s, "Ke5 te7 tg5 ta2 tj9", 'b', 0);
+    fetlar_evaluate(&s, &f10, &a);
+    fetlar_evaluate(&s, &f0, &b);
+    assert_int_equal(a.king_free, b.king_free - 10 * 5);
+    setup(&s, "Ke5 tg5 ta2 tj9", 'b', 0); /* 15 moves: nothing */
+    fetlar_evaluate(&s, &f10, &a);
+    fetlar_evaluate(&s, &f0, &b);
+    assert_int_equal(a.king_free, b.king_free);
+    setup(&s, "Ke5 te7 tg5 ta2 tj9 Tk6", 'b', 0);
+    fetlar_evaluate(&s, &f10, &a);
+    fetlar_evaluate(&s, &f0, &b);
+    assert_int_equal(a.king_free, b.king_free);
+    assert_true(fetlar_default_weights.lone_free > 0);
     /* lone_cap is a board's width at most; a bad one changes nothing. */
     struct fetlar_weights before = w;
     assert_int_equal(fetlar_weights_parse(&w, "lone=5,lone_cap=12", err, sizeof err), -1);
