@@ -180,6 +180,8 @@ refuse "p.txt:3:" $E --params "$T/p.txt"
 # uninterrupted run does.
 HERE=$(cd "$(dirname "$0")" && pwd)
 iters() { ls "$T" | grep -c '\.iter-' || true; }
+# the iteration files left, named (for a failed check's message)
+left() { [ "$(iters)" = 0 ] || echo " (left: $(ls "$T" | grep '\.iter-' | tr '\n' ' '))"; }
 # tree PID: PID and every process below it
 tree() { echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
 bt() {
@@ -204,7 +206,7 @@ if command -v parallel >/dev/null 2>&1; then
         bad "parallel tune: differs: $(diff "$T/bt1.json" "$T/bt2.json" | head -c 600)"
     grep -q '^Engine keys: ' "$T/bt2.out" && check "$(grep -c '^tune: iteration' "$T/bt2.err")" 4 \
         "parallel tune: the progress lines and the final table of one process"
-    check "$(iters)" 0 "parallel tune: each iteration's files removed once it is in the state file"
+    check "$(iters)" 0 "parallel tune: each iteration's files removed once it is in the state file$(left)"
     start=$(date +%s)
     bl parallel --shards 2 tune --state "$T/bl2.json" >/dev/null 2>"$T/bl2.err"
     check $? 0 "parallel tune: LOA, exit 0 ($(($(date +%s) - start)) s)"
@@ -303,7 +305,7 @@ cmp -s "$T/bt1.json" "$T/bt3.json" && ok "slurm tune: the one-process state file
     bad "slurm tune: differs: $(diff "$T/bt1.json" "$T/bt3.json" | head -c 600)"
 check "$(grep -c -- '^sbatch --parsable --wait .*--array=1-2 --time=5 --wrap ' "$T/sb.log")/$(grep -c 'iter-1\.jsonl' "$T/sb.log")" 21/2 \
     "slurm tune: an array job a batch, waited for, the user's sbatch options; the cancelled task's games in a second batch"
-check "$(iters)" 0 "slurm tune: no iteration files left"
+check "$(iters)" 0 "slurm tune: no iteration files left$(left)"
 # refused, or stopped with the reason and the state at the last iteration
 $REF parallel --shards 2 tune --game nim --engine cmd="$MOCK" nodes=1 --param Skill,1,0,10,1,0.1 \
     --iterations 2 >/dev/null 2>"$T/r1.err"
@@ -323,7 +325,7 @@ if command -v parallel >/dev/null 2>&1; then
         ok "batched tune: ... with each shard's reason, no iteration counted" || bad "batched tune: $(cat "$T/r4.err")"
     rm -f "$T"/stop.json*
 fi
-check "$(iters)" 0 "batched tests: no iteration files left"
+check "$(iters)" 0 "batched tests: no iteration files left$(left)"
 
 # --- report --html --tune: each parameter's path ---------------------------
 $REF report --tune "$T/conv.json" --html "$T/tune.html" --title 'SPSA <nim>' >"$T/rep.out" 2>&1
