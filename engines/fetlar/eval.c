@@ -534,14 +534,16 @@ FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_wei
      * lone_ref rings (about 6 each for 17 attackers) are expected, so
      * taking the last defender is not worth thousands on its own.  With
      * lone_at > 0 the term starts while that many defenders are left. */
-    if (s->ndef <= w->lone_at && w->lone) {
-        bb_t ring = king;
-        t->cordon += w->lone * w->lone_ref;
-        for (int d = 1; d < w->lone_cap; d++) {
-            ring = grow8(ring);
-            t->cordon -= w->lone * popcnt(hw, ring & att);
+    if (s->ndef <= w->lone_at) {
+        if (w->lone) {
+            bb_t ring = king;
+            t->cordon += w->lone * w->lone_ref;
+            for (int d = 1; d < w->lone_cap; d++) {
+                ring = grow8(ring);
+                t->cordon -= w->lone * popcnt(hw, ring & att);
+            }
         }
-        /* A king on the edge cannot be captured, only shut in until he
+        /* (a weight of its own: lone=0 leaves it on.)  A king on the edge cannot be captured, only shut in until he
          * has no move (then the defenders lose): each move taken from his
          * 20 counts lone_free, from the FETLAR_LONE_FREE_REF he has
          * usually lost when the last defender falls.  (Counting the

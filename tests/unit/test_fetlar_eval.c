@@ -257,6 +257,13 @@ static void test_lone_king(void **state)
     fetlar_evaluate(&s, &f10, &a);
     fetlar_evaluate(&s, &f0, &b);
     assert_int_equal(a.king_free, b.king_free);
+    /* ... a weight of its own: the rings off (lone=0) leave it on */
+    assert_int_equal(fetlar_weights_parse(&f10, "lone=0", err, sizeof err), 0);
+    assert_int_equal(fetlar_weights_parse(&f0, "lone=0", err, sizeof err), 0);
+    setup(&s, "Ke5 te7 tg5 ta2 tj9", 'b', 0);
+    fetlar_evaluate(&s, &f10, &a);
+    fetlar_evaluate(&s, &f0, &b);
+    assert_int_equal(a.king_free, b.king_free - 10 * 5);
     assert_true(fetlar_default_weights.lone_free > 0);
     /* lone_cap is a board's width at most; a bad one changes nothing. */
     struct fetlar_weights before = w;
