@@ -351,15 +351,22 @@ static int excluded(const struct ab *ab, gmove m)
     return proven_lost(ab, m);
 }
 
-/* Order moves: TT move, tactical, killers, history.  Selection sort on use. */
+/* Order moves: TT move, tactical, killers, history.  Selection sort on use.
+ * Up to AB_MARK_MAX moves are classified by the game's mark_tactical in one
+ * call (a node with more asks move by move). */
+#define AB_MARK_MAX 1024
 static void score_moves(struct ab *ab, const void *st, const gmove *mv, int *sc, int n,
                         uint32_t ttmove, int ply, int side)
 {
+    unsigned char tac[AB_MARK_MAX];
+    const int batch = ab->ops->mark_tactical && n <= AB_MARK_MAX;
+    if (batch)
+        ab->ops->mark_tactical(st, mv, n, tac);
     for (int i = 0; i < n; i++) {
         uint32_t m32 = (uint32_t)mv[i];
         if (m32 == ttmove)
             sc[i] = AB_ORDER_TT;
-        else if (ab->ops->is_tactical && ab->ops->is_tactical(st, mv[i]))
+        else if (batch ? tac[i] : ab->ops->is_tactical && ab->ops->is_tactical(st, mv[i]))
             sc[i] = AB_ORDER_TACTICAL + ab->history[side][ab->ops->move_key(mv[i])];
         else if (m32 == ab->killers[ply][0])
             sc[i] = AB_ORDER_KILLER1;
@@ -621,6 +628,8 @@ static int search(struct ab *ab, int ply, int depth, int alpha, int beta, int nu
         memcpy(child, st, ab->game->state_size);
         ab->game->play(child, m);
         path_push(ab, ab->game->hash(child));
+        if (newdepth > 0)
+            tt_prefetch(ab->ttp, ab->path[ab->npath - 1]); /* the child probes it */
         legal++;
         if (legal > 1 && depth >= ab->par.lmr_min_depth && legal > ab->par.lmr_min_moves &&
             !tactical && sc[i] < AB_ORDER_KILLER2) {

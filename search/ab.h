@@ -40,6 +40,10 @@ struct ab_ops {
     int (*eval)(void *eng, const void *st);
     /* A capture or other forcing move, tried early (may be NULL). */
     int (*is_tactical)(const void *st, gmove m);
+    /* is_tactical of n moves of st at once, 1 or 0 into out[i] (NULL: one
+     * is_tactical call a move): a game can work out once a node what
+     * every move's test shares. */
+    void (*mark_tactical)(const void *st, const gmove *mv, int n, unsigned char *out);
     /* Small index of a move for history/killer tables: < AB_KEYS. */
     unsigned (*move_key)(gmove m);
     /* Quiescence moves: captures worth resolving (NULL: no quiescence). */

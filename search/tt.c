@@ -9,7 +9,7 @@
 
 #include "../core/util.h"
 
-#define BUCKET 4
+#define BUCKET TT_BUCKET
 
 static void *(*tt_calloc)(size_t, size_t) = calloc;
 

@@ -55,6 +55,13 @@ void tt_set_calloc(void *(*fn)(size_t, size_t));
 void tt_free(struct tt *t);
 void tt_clear(struct tt *t);
 void tt_new_search(struct tt *t);
+#define TT_BUCKET 4 /* slots a bucket: one 64-byte line */
+/* Start loading key's bucket into the cache (a probe soon after finds it
+ * there instead of waiting on memory). */
+static inline void tt_prefetch(const struct tt *t, uint64_t key)
+{
+    __builtin_prefetch(t->e + (key & t->mask) * TT_BUCKET);
+}
 /* Probe: 1 with the entry copied into *out, or 0. */
 int tt_probe(const struct tt *t, uint64_t key, struct tt_entry *out);
 void tt_store(struct tt *t, uint64_t key, uint32_t move, int score, int eval,

@@ -62,6 +62,11 @@ static int ev(void *eng, const void *st)
     return score;
 }
 
+static void mark_tactical(const void *st, const gmove *mv, int n, unsigned char *out)
+{
+    fetlar_mark_tactical(st, mv, n, out);
+}
+
 static int is_tactical(const void *st, gmove m)
 {
     return fetlar_is_tactical(st, m);
@@ -110,6 +115,7 @@ static uint64_t solve_key(const void *st)
 static const struct ab_ops fetlar_ab_ops = {
     .eval = ev,
     .is_tactical = is_tactical,
+    .mark_tactical = mark_tactical,
     .move_key = move_key,
     .gen_tactical = gen_tactical,
     .null_move = null_move,

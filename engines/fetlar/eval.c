@@ -395,32 +395,101 @@ int fetlar_tactic(const struct fetlar_state *s)
 
 /* ---- move helpers for the search ---------------------------------------------- */
 
+/* The arrival squares where a move of the side to move may capture: beside
+ * an enemy soldier with a square hostile to it behind, or beside the king
+ * (attackers); empty.  Every capturing move arrives on one (fetlar_captures
+ * is true only there: with its departure square behind the victim, that
+ * square is the mover's own piece now).  Into hot (each once) and *set;
+ * returns how many. */
+static int hot_squares(const struct fetlar_state *s, uint8_t *hot, bb_t *set)
+{
+    int side = s->side, nhot = 0;
+    bb_t seen = 0;
+    for (int r = 0; r < FETLAR_N; r++) {
+        unsigned pcs = s->rows[side ^ 1][r];
+        while (pcs) {
+            int n = r * FETLAR_N + __builtin_ctz(pcs);
+            pcs &= pcs - 1;
+            int q = s->board[n];
+            for (int d = 0; d < 4; d++) {
+                int to = fetlar_nb[n][d], f = fetlar_nb[n][d ^ 1];
+                if (to >= 0 && !s->board[to] && !(seen & bit(to)) &&
+                    (q == FETLAR_KING || (f >= 0 && fetlar_hostile(s, f, side)))) {
+                    seen |= bit(to);
+                    hot[nhot++] = (uint8_t)to;
+                }
+            }
+        }
+    }
+    *set = seen;
+    return nhot;
+}
+
 int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
 {
     /* Arrival squares that may capture: beside an enemy soldier with a
      * square hostile to it behind, or beside the king (attackers).  Only
-     * moves to these are checked exactly (the mover may be the pincer). */
-    uint8_t hot[FETLAR_SQ];
+     * moves to these are checked exactly (the mover may be the pincer).
+     * The moves are found from the arrival squares (the nearest piece in
+     * each direction), not by generating every move: a quiescence node
+     * has a handful of these squares and a hundred moves.  They come out
+     * in fetlar_gen's order (by departure square, then the moves along
+     * the rank before those along the file, each by arrival square), so
+     * the search is the same as when they were filtered from it. */
+    if (s->over != FETLAR_PLAYING || s->quiet >= FETLAR_DRAW_PLIES)
+        return 0; /* fetlar_gen's: no moves */
     int side = s->side;
-    memset(hot, 0, sizeof hot);
-    for (int n = 0; n < FETLAR_SQ; n++) {
-        int q = s->board[n];
-        if (!q || fetlar_side_of(q) == side)
-            continue;
+    uint8_t hot[FETLAR_SQ];
+    bb_t seen;
+    int nhot = hot_squares(s, hot, &seen);
+    /* candidates: (fetlar_gen's order key, move) */
+    uint32_t cand[4 * FETLAR_SQ + 4];
+    int nc = 0;
+    for (int i = 0; i < nhot; i++) {
+        int to = hot[i], tr = to / FETLAR_N, tc = to % FETLAR_N;
+        int soldier_ok = !((fetlar_ban[tr] >> tc) & 1);
         for (int d = 0; d < 4; d++) {
-            int to = fetlar_nb[n][d], f = fetlar_nb[n][d ^ 1];
-            if (to >= 0 && !s->board[to] &&
-                (q == FETLAR_KING || (f >= 0 && fetlar_hostile(s, f, side))))
-                hot[to] = 1;
+            int from = fetlar_nb[to][d];
+            while (from >= 0 && !s->board[from])
+                from = fetlar_nb[from][d];
+            if (from < 0 || fetlar_side_of(s->board[from]) != side ||
+                !(soldier_ok || from == s->king))
+                continue;
+            int along_file = d < 2; /* nb 0, 1: the rank above and below */
+            cand[nc++] = (uint32_t)from << 9 | (uint32_t)along_file << 8 |
+                         (uint32_t)(along_file ? tr : tc);
         }
     }
-    gmove mv[FETLAR_MAX_MOVES];
-    int n = fetlar_gen(s, mv, 512), k = 0;
-    for (int i = 0; i < n && k < max; i++) {
-        int to = FETLAR_TO(mv[i]);
-        if ((FETLAR_FROM(mv[i]) == s->king && fetlar_is_corner(to)) ||
-            (hot[to] && fetlar_captures(s, mv[i])))
-            out[k++] = mv[i];
+    /* the king's moves to a corner */
+    if (side == FETLAR_WHITE && s->king != FETLAR_NOSQ) {
+        int k = s->king, kr = k / FETLAR_N, kc = k % FETLAR_N;
+        uint16_t rm = fetlar_slide[kc][fetlar_rowocc(s, kr)] & fetlar_ban[kr] & 0x401;
+        uint16_t cm = fetlar_slide[kr][s->cols[kc]] & fetlar_ban[kc] & 0x401;
+        while (rm) {
+            cand[nc++] = (uint32_t)k << 9 | (uint32_t)__builtin_ctz(rm);
+            rm &= rm - 1;
+        }
+        while (cm) {
+            cand[nc++] = (uint32_t)k << 9 | 1u << 8 | (uint32_t)__builtin_ctz(cm);
+            cm &= cm - 1;
+        }
+    }
+    for (int i = 1; i < nc; i++) /* insertion sort: a few candidates */
+        for (int j = i; j > 0 && cand[j] < cand[j - 1]; j--) {
+            uint32_t t = cand[j];
+            cand[j] = cand[j - 1];
+            cand[j - 1] = t;
+        }
+    int k = 0;
+    for (int i = 0; i < nc && k < max; i++) {
+        if (i && cand[i] == cand[i - 1])
+            continue; /* a corner both hot and the king's */
+        int from = (int)(cand[i] >> 9), line = (int)(cand[i] & 0xff);
+        int to = cand[i] & 0x100 ? line * FETLAR_N + from % FETLAR_N
+                                 : (from / FETLAR_N) * FETLAR_N + line;
+        gmove m = FETLAR_MOVE(from, to);
+        if ((from == s->king && fetlar_is_corner(to)) || (seen & bit(to) && fetlar_captures(s, m)))
+            out[k++] = m;
     }
     return k;
 }
@@ -441,6 +510,24 @@ int fetlar_is_tactical(const struct fetlar_state *s, gmove m)
             return 1;
     }
     return fetlar_captures(s, m);
+}
+
+void fetlar_mark_tactical(const struct fetlar_state *s, const gmove *mv, int n,
+                          unsigned char *out)
+{
+    /* fetlar_is_tactical move by move, its capture test only for moves to
+     * a hot square (the others cannot capture) */
+    uint8_t hot[FETLAR_SQ];
+    bb_t seen;
+    hot_squares(s, hot, &seen);
+    for (int i = 0; i < n; i++) {
+        int from = FETLAR_FROM(mv[i]), to = FETLAR_TO(mv[i]);
+        if (from == s->king || (s->side == FETLAR_BLACK && s->king != FETLAR_NOSQ &&
+                                fetlar_on_edge(s->king)))
+            out[i] = (unsigned char)fetlar_is_tactical(s, mv[i]);
+        else
+            out[i] = (seen & bit(to)) && fetlar_captures(s, mv[i]);
+    }
 }
 
 /* ---- the static evaluation ----------------------------------------------------- */

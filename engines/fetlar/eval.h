@@ -49,6 +49,9 @@ int fetlar_routes(const struct fetlar_state *s);
 int fetlar_king_capturable(const struct fetlar_state *s);
 /* Moves for the quiescence search: captures and king escapes. */
 int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max);
+/* fetlar_is_tactical of n moves of s into out[i] (1 or 0), at once. */
+void fetlar_mark_tactical(const struct fetlar_state *s, const gmove *mv, int n,
+                          unsigned char *out);
 /* Captures, escapes, route blocks: for move ordering. */
 int fetlar_is_tactical(const struct fetlar_state *s, gmove m);
 

@@ -115,6 +115,84 @@ static void test_tactical_moves(void **state)
     assert_true(fetlar_is_tactical(&s, FETLAR_MOVE(44, 0)));
 }
 
+/* The quiescence moves and the move ordering's tactical marks, worked out
+ * from the hot arrival squares, against their definitions move by move
+ * (every move of fetlar_gen through fetlar_is_tactical / the capture test),
+ * with the moves in fetlar_gen's order.  Returns the quiescence moves. */
+static int check_tactical_sets(const struct fetlar_state *s, gmove *want)
+{
+    gmove mv[FETLAR_MAX_MOVES], got[FETLAR_MAX_MOVES];
+    unsigned char mark[FETLAR_MAX_MOVES];
+    int n = fetlar_gen(s, mv, FETLAR_MAX_MOVES), k = 0;
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++) {
+        int from = FETLAR_FROM(mv[i]), to = FETLAR_TO(mv[i]);
+        if ((from == s->king && fetlar_is_corner(to)) || fetlar_captures(s, mv[i]))
+            want[k++] = mv[i];
+    }
+    int m = fetlar_gen_tactical(s, got, FETLAR_MAX_MOVES);
+    assert_int_equal(m, k);
+    assert_memory_equal(got, want, (size_t)k * sizeof *got);
+    if (k > 1) { /* a short list keeps fetlar_gen's first moves */
+        assert_int_equal(fetlar_gen_tactical(s, got, k - 1), k - 1);
+        assert_memory_equal(got, want, (size_t)(k - 1) * sizeof *got);
+    }
+    fetlar_mark_tactical(s, mv, n, mark);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(mark[i], fetlar_is_tactical(s, mv[i]) != 0);
+    return k;
+}
+
+/* ... in every position of 1000 random games, and in set positions: the
+ * king captured against three attackers, and against two and the throne;
+ * the attackers' blocks beside a king on the edge; captures against a
+ * corner and the empty throne. */
+static void test_tactical_sets(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pieces;
+        char side;
+        int captures; /* quiescence moves */
+    } set[] = {
+        {"Ke5 td5 tf5 te4 te9 Tb10", 'b', 1},  /* e9-e6 takes the king */
+        {"Kf5 te5 tg5 tf1 Ta10", 'b', 1},      /* f1-f4: f6 the throne */
+        {"Ka5 tb4 tb9 Tk9", 'b', 0},          /* blocks: tactical, no capture */
+        {"Kf6 Tb1 tc3 tk9", 'b', 1},           /* c3-c1 takes b1 against the corner */
+        {"Kf6 ta2 Tc3 Tk9", 'w', 1},           /* c3-a3 takes a2 against the corner */
+        {"Kf8 Tf7 tf9 te5 Tb10", 'w', 1},      /* b10-f10 takes f9 against the armed king */
+        {"Kj10 te6 Tf5 td6 Tb10", 'b', 0},     /* f5 beside the empty throne */
+    };
+    gmove want[FETLAR_MAX_MOVES];
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        struct fetlar_state s;
+        setup(&s, set[i].pieces, set[i].side, 0);
+        assert_int_equal(check_tactical_sets(&s, want), set[i].captures);
+    }
+    struct rng r;
+    rng_seed(&r, 2026);
+    long positions = 0, quiescence = 0;
+    for (int g = 0; g < 1000; g++) {
+        struct fetlar_state s;
+        char err[GAME_ERR_LEN];
+        assert_int_equal(fetlar_game.parse_pos(&s, NULL, fetlar_start_pos, err, sizeof err), GAME_OK);
+        for (int ply = 0; ply < 400; ply++) {
+            gmove mv[FETLAR_MAX_MOVES];
+            int k = check_tactical_sets(&s, want), n = fetlar_gen(&s, mv, FETLAR_MAX_MOVES);
+            positions++;
+            quiescence += k;
+            if (n <= 0)
+                break;
+            /* captures half the time, so that the games thin out */
+            gmove pick = k && rng_below(&r, 2) ? want[rng_below(&r, (uint64_t)k)]
+                                               : mv[rng_below(&r, (uint64_t)n)];
+            fetlar_play(&s, pick);
+        }
+    }
+    assert_true(positions > 80000);
+    assert_true(quiescence > positions / 4);
+}
+
 static void test_corner_diagonal(void **state)
 {
     (void)state;
@@ -348,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_eval_centred),
         cmocka_unit_test(test_shut_in_king),
         cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_tactical_sets),
     };
     return cmocka_run_group_tests_name("fetlar_eval", tests, NULL, NULL);
 }
