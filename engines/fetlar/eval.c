@@ -399,30 +399,25 @@ int fetlar_tactic(const struct fetlar_state *s)
  * an enemy soldier with a square hostile to it behind, or beside the king
  * (attackers); empty.  Every capturing move arrives on one (fetlar_captures
  * is true only there: with its departure square behind the victim, that
- * square is the mover's own piece now).  Into hot (each once) and *set;
- * returns how many. */
-static int hot_squares(const struct fetlar_state *s, uint8_t *hot, bb_t *set)
+ * square is the mover's own piece now).  In bitboards, one shift a
+ * direction. */
+static bb_t hot_squares(const struct fetlar_state *s)
 {
-    int side = s->side, nhot = 0;
-    bb_t seen = 0;
-    for (int r = 0; r < FETLAR_N; r++) {
-        unsigned pcs = s->rows[side ^ 1][r];
-        while (pcs) {
-            int n = r * FETLAR_N + __builtin_ctz(pcs);
-            pcs &= pcs - 1;
-            int q = s->board[n];
-            for (int d = 0; d < 4; d++) {
-                int to = fetlar_nb[n][d], f = fetlar_nb[n][d ^ 1];
-                if (to >= 0 && !s->board[to] && !(seen & bit(to)) &&
-                    (q == FETLAR_KING || (f >= 0 && fetlar_hostile(s, f, side)))) {
-                    seen |= bit(to);
-                    hot[nhot++] = (uint8_t)to;
-                }
-            }
-        }
+    int side = s->side;
+    bb_t own = side_bb(s, side), opp = side_bb(s, side ^ 1);
+    bb_t empty = BOARD & ~(own | opp);
+    /* fetlar_hostile: the mover's pieces, an empty corner or throne */
+    bb_t hostile = own | ((CORNERS | bit(FETLAR_THRONE)) & empty);
+    bb_t soldiers = opp, hot = 0;
+    if (side == FETLAR_BLACK && s->king != FETLAR_NOSQ) {
+        soldiers &= ~bit(s->king);
+        hot = neighbours(bit(s->king)); /* every side of the king */
     }
-    *set = seen;
-    return nhot;
+    hot |= ((soldiers & (hostile << FETLAR_N)) << FETLAR_N) |
+           ((soldiers & (hostile >> FETLAR_N)) >> FETLAR_N) |
+           ((soldiers & ((hostile << 1) & NOT_A)) << 1 & NOT_A) |
+           ((soldiers & ((hostile >> 1) & NOT_K)) >> 1 & NOT_K);
+    return hot & empty;
 }
 
 int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
@@ -438,10 +433,13 @@ int fetlar_gen_tactical(const struct fetlar_state *s, gmove *out, int max)
      * the search is the same as when they were filtered from it. */
     if (s->over != FETLAR_PLAYING || s->quiet >= FETLAR_DRAW_PLIES)
         return 0; /* fetlar_gen's: no moves */
-    int side = s->side;
+    int side = s->side, nhot = 0;
     uint8_t hot[FETLAR_SQ];
-    bb_t seen;
-    int nhot = hot_squares(s, hot, &seen);
+    const bb_t seen = hot_squares(s);
+    for (uint64_t w = (uint64_t)seen; w; w &= w - 1)
+        hot[nhot++] = (uint8_t)__builtin_ctzll(w);
+    for (uint64_t w = (uint64_t)(seen >> 64); w; w &= w - 1)
+        hot[nhot++] = (uint8_t)(64 + __builtin_ctzll(w));
     /* candidates: (fetlar_gen's order key, move) */
     uint32_t cand[4 * FETLAR_SQ + 4];
     int nc = 0;
@@ -517,9 +515,7 @@ void fetlar_mark_tactical(const struct fetlar_state *s, const gmove *mv, int n,
 {
     /* fetlar_is_tactical move by move, its capture test only for moves to
      * a hot square (the others cannot capture) */
-    uint8_t hot[FETLAR_SQ];
-    bb_t seen;
-    hot_squares(s, hot, &seen);
+    const bb_t seen = hot_squares(s);
     for (int i = 0; i < n; i++) {
         int from = FETLAR_FROM(mv[i]), to = FETLAR_TO(mv[i]);
         if (from == s->king || (s->side == FETLAR_BLACK && s->king != FETLAR_NOSQ &&
