@@ -271,6 +271,19 @@ static void test_shut_in_king(void **state)
 
 /* A lone king: each attacker counts lone per king-step ring it stands in
  * (lone_cap - d rings at king distance d), never with a defender left. */
+/* The attackers' gain in the king_free term of pieces (attackers to move)
+ * from weights w over weights base. */
+static int lone_free_gain(const char *pieces, const struct fetlar_weights *w,
+                          const struct fetlar_weights *base)
+{
+    struct fetlar_state s;
+    struct fetlar_terms a, b;
+    setup(&s, pieces, 'b', 0);
+    fetlar_evaluate(&s, w, &a);
+    fetlar_evaluate(&s, base, &b);
+    return b.king_free - a.king_free;
+}
+
 static void test_lone_king(void **state)
 {
     (void)state;
@@ -323,25 +336,13 @@ static void test_lone_king(void **state)
     struct fetlar_weights f0 = fetlar_default_weights, f10 = f0;
     assert_int_equal(fetlar_weights_parse(&f0, "lone_free=0", err, sizeof err), 0);
     assert_int_equal(fetlar_weights_parse(&f10, "lone_free=10", err, sizeof err), 0);
-    setup(&s, "Ke5 te7 tg5 ta2 tj9", 'b', 0);
-    fetlar_evaluate(&s, &f10, &a);
-    fetlar_evaluate(&s, &f0, &b);
-    assert_int_equal(a.king_free, b.king_free - 10 * 5);
-    setup(&s, "Ke5 tg5 ta2 tj9", 'b', 0); /* 15 moves: nothing */
-    fetlar_evaluate(&s, &f10, &a);
-    fetlar_evaluate(&s, &f0, &b);
-    assert_int_equal(a.king_free, b.king_free);
-    setup(&s, "Ke5 te7 tg5 ta2 tj9 Tk6", 'b', 0);
-    fetlar_evaluate(&s, &f10, &a);
-    fetlar_evaluate(&s, &f0, &b);
-    assert_int_equal(a.king_free, b.king_free);
+    assert_int_equal(lone_free_gain("Ke5 te7 tg5 ta2 tj9", &f10, &f0), 10 * 5);
+    assert_int_equal(lone_free_gain("Ke5 tg5 ta2 tj9", &f10, &f0), 0); /* 15 moves: nothing */
+    assert_int_equal(lone_free_gain("Ke5 te7 tg5 ta2 tj9 Tk6", &f10, &f0), 0);
     /* ... a weight of its own: the rings off (lone=0) leave it on */
     assert_int_equal(fetlar_weights_parse(&f10, "lone=0", err, sizeof err), 0);
     assert_int_equal(fetlar_weights_parse(&f0, "lone=0", err, sizeof err), 0);
-    setup(&s, "Ke5 te7 tg5 ta2 tj9", 'b', 0);
-    fetlar_evaluate(&s, &f10, &a);
-    fetlar_evaluate(&s, &f0, &b);
-    assert_int_equal(a.king_free, b.king_free - 10 * 5);
+    assert_int_equal(lone_free_gain("Ke5 te7 tg5 ta2 tj9", &f10, &f0), 10 * 5);
     assert_true(fetlar_default_weights.lone_free > 0);
     /* lone_cap is a board's width at most; a bad one changes nothing. */
     struct fetlar_weights before = w;
