@@ -49,62 +49,91 @@ static int min_spread(int n)
     return sum;
 }
 
-/* centralisation: ring 0 (edge) .. 3 (centre four; 2 on 6x6, whose last
- * file and rank are `last` = 5) */
-static int ring(int sq, int last)
+/* ---- the terms on bitboards (square sq = rank * 8 + file) ---------------- */
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+#define RANK_1 0x00000000000000ffULL
+#define RANK_8 0xff00000000000000ULL
+/* The files (ranks) whose index has bit k set: a sum of file indices is
+ * three popcounts. */
+static const uint64_t XBIT[3] = {0xaaaaaaaaaaaaaaaaULL, 0xccccccccccccccccULL,
+                                 0xf0f0f0f0f0f0f0f0ULL};
+static const uint64_t YBIT[3] = {0xff00ff00ff00ff00ULL, 0xffff0000ffff0000ULL,
+                                 0xffffffff00000000ULL};
+/* Centralisation (ring 0 at the edge): the squares of ring >= k, k = 1..3 on
+ * 8x8 (b2-g7, c3-f6, d4-e5) and k = 1..2 on 6x6 (b2-e5, c3-d4). */
+static const uint64_t RING8[3] = {0x007e7e7e7e7e7e00ULL, 0x00003c3c3c3c0000ULL,
+                                  0x0000001818000000ULL};
+static const uint64_t RING6[3] = {0x0000001e1e1e1e00ULL, 0x000000000c0c0000ULL, 0};
+/* BALL_COLS[c][r]: the files c-r..c+r (on the board); BALL_ROWS the ranks.
+ * Their intersection is the square of Chebyshev radius r around (c, y). */
+static uint64_t BALL_COLS[8][8], BALL_ROWS[8][8];
+
+__attribute__((constructor)) static void eval_tables(void)
 {
-    int x = sq & 7, y = sq >> 3;
-    int a = x < last - x ? x : last - x, b = y < last - y ? y : last - y;
-    return a < b ? a : b;
+    for (int c = 0; c < 8; c++)
+        for (int r = 0; r < 8; r++) {
+            int lo = c - r < 0 ? 0 : c - r, hi = c + r > 7 ? 7 : c + r;
+            uint64_t byte = (2ULL << hi) - (1ULL << lo);
+            BALL_COLS[c][r] = byte * FILE_A;
+            for (int y = lo; y <= hi; y++)
+                BALL_ROWS[c][r] |= RANK_1 << (8 * y);
+        }
+}
+
+static inline int pc(uint64_t b) { return __builtin_popcountll(b); }
+
+/* sum over the pieces of the Chebyshev distance from (cx, cy): the pieces
+ * outside the ball of radius r, for r = 0, 1, ... */
+LOA_INLINE int chebyshev_sum(uint64_t bb, int cx, int cy)
+{
+    int sum = 0;
+    for (int r = 0; r < 8; r++) {
+        uint64_t out = bb & ~(BALL_COLS[cx][r] & BALL_ROWS[cy][r]);
+        if (!out)
+            break;
+        sum += pc(out);
+    }
+    return sum;
 }
 
 struct side_terms {
     int n, spread, centre, com_dist, groups, euler, mobility, edge_moves, blocked;
 };
 
+/* The Euler number of the pieces (8-connected) by bit quads: over the 2x2
+ * windows of the board padded by one square a side, (Q1 - Q3 - 2 QD) / 4
+ * (Q1 windows with one piece, Q3 with three, QD with two on a diagonal).
+ * The 49 windows inside the board at once, a window named by its lower
+ * left square; the edge windows hold two squares (one at a corner): those
+ * with one piece are the changes along the edge rank or file. */
 LOA_INLINE int euler_number(uint64_t bb)
 {
-    /* 2x2 windows over a board padded by one square on each side. */
-    unsigned char win[9][9] = {{0}};
-    int q1 = 0, q3 = 0, qd = 0;
-    for (uint64_t b = bb; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b), x = sq & 7, y = sq >> 3;
-        /* window (wx,wy) covers squares (wx-1..wx, wy-1..wy) */
-        win[x][y] |= 8;         /* piece is the window's top-right */
-        win[x + 1][y] |= 4;     /* top-left */
-        win[x][y + 1] |= 2;     /* bottom-right */
-        win[x + 1][y + 1] |= 1; /* bottom-left */
-    }
-    for (int x = 0; x < 9; x++)
-        for (int y = 0; y < 9; y++) {
-            int w = win[x][y], c = __builtin_popcount((unsigned)w);
-            q1 += c == 1;
-            q3 += c == 3;
-            qd += w == 9 || w == 6;
-        }
+    const uint64_t in = ~FILE_H & ~RANK_8; /* lower left squares of inner windows */
+    const uint64_t a = bb, b = bb >> 1, c = bb >> 8, d = bb >> 9;
+    const uint64_t par = a ^ b ^ c ^ d, pair = (a & b) | (c & d);
+    int q1 = pc(par & ~pair & in), q3 = pc(par & pair & in);
+    int qd = pc(((a & d & ~b & ~c) | (b & c & ~a & ~d)) & in);
+    /* the bottom and top ranks (9 windows each, corners included) */
+    const uint64_t r1 = bb & RANK_1, r8 = bb >> 56;
+    q1 += pc(r1 ^ (r1 << 1)) + pc(r8 ^ (r8 << 1));
+    /* the a- and h-files (7 windows each: the corners were counted) */
+    const uint64_t fa = bb & FILE_A, fh = (bb & FILE_H) >> 7;
+    q1 += pc((fa ^ (fa >> 8)) & FILE_A & ~RANK_8) + pc((fh ^ (fh >> 8)) & FILE_A & ~RANK_8);
     return (q1 - q3 - 2 * qd) / 4;
 }
 
 LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
 {
     uint64_t bb = s->bb[side];
-    int sx = 0, sy = 0, cx, cy, last = loa_last(s);
-    t->n = __builtin_popcountll(bb);
-    t->centre = 0;
-    for (uint64_t b = bb; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b);
-        sx += sq & 7;
-        sy += sq >> 3;
-        t->centre += ring(sq, last);
-    }
-    cx = (sx + t->n / 2) / t->n;
-    cy = (sy + t->n / 2) / t->n;
-    t->spread = 0;
-    for (uint64_t b = bb; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b), dx = abs((sq & 7) - cx), dy = abs((sq >> 3) - cy);
-        t->spread += dx > dy ? dx : dy;
-    }
-    t->spread -= min_spread(t->n);
+    int last = loa_last(s);
+    const uint64_t *ring = last == 5 ? RING6 : RING8;
+    t->n = pc(bb);
+    int sx = pc(bb & XBIT[0]) + 2 * pc(bb & XBIT[1]) + 4 * pc(bb & XBIT[2]);
+    int sy = pc(bb & YBIT[0]) + 2 * pc(bb & YBIT[1]) + 4 * pc(bb & YBIT[2]);
+    t->centre = pc(bb & ring[0]) + pc(bb & ring[1]) + pc(bb & ring[2]);
+    int cx = (sx + t->n / 2) / t->n, cy = (sy + t->n / 2) / t->n;
+    t->spread = chebyshev_sum(bb, cx, cy) - min_spread(t->n);
     /* twice the distance of the centre of mass from the board centre (3.5, 3.5;
      * 2.5, 2.5 on 6x6) */
     t->com_dist = abs(2 * sx - last * t->n) + abs(2 * sy - last * t->n);

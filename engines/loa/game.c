@@ -59,8 +59,12 @@ const char *const LOA_START6 = "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b";
 /* ---- tables --------------------------------------------------------------- */
 /* The four lines through a square: rank, file, diagonal, anti-diagonal. */
 static uint64_t line_mask[64][4];
-/* Landing square from sq along direction d (0..7) at distance n, or -1. */
-static int8_t ray_to[64][8][8];
+/* Landing square from sq along direction d (0..7) at distance n (1..7), or
+ * sq itself where that is off the board (and for n = 0): sq holds the
+ * mover's own piece, so the move is refused as one onto an own piece, with
+ * no test of its own.  A line holds at most 8 pieces, and n = 8 is looked
+ * up as 0 (n & 7): refused too. */
+static uint8_t land[64][8][8];
 /* Squares strictly between two squares on a line. */
 static uint64_t between[64][64];
 static uint64_t zob[2][64], zob_side, zob_size6;
@@ -80,18 +84,15 @@ __attribute__((constructor)) static void loa_tables(void)
         for (int d = 0; d < 8; d++) {
             for (int n = 0; n < 8; n++) {
                 int tx = x + DX[d] * n, ty = y + DY[d] * n;
-                ray_to[sq][d][n] =
-                    (tx >= 0 && tx < 8 && ty >= 0 && ty < 8) ? (int8_t)(ty * 8 + tx) : -1;
-                if (ray_to[sq][d][n] >= 0)
-                    line_mask[sq][d / 2] |= bit(ray_to[sq][d][n]);
+                bool on = tx >= 0 && tx < 8 && ty >= 0 && ty < 8;
+                land[sq][d][n] = (uint8_t)(on ? ty * 8 + tx : sq);
+                if (on)
+                    line_mask[sq][d / 2] |= bit(ty * 8 + tx);
             }
             uint64_t path = 0;
-            for (int n = 1; n < 8; n++) {
-                int t = ray_to[sq][d][n];
-                if (t < 0)
-                    break;
-                between[sq][t] = path;
-                path |= bit(t);
+            for (int n = 1; n < 8 && land[sq][d][n] != sq; n++) {
+                between[sq][land[sq][d][n]] = path;
+                path |= bit(land[sq][d][n]);
             }
         }
     }
@@ -153,19 +154,9 @@ int loa_groups(uint64_t bb)
 /* ---- move generation ---------------------------------------------------------- */
 /* `blocked`: own pieces and the squares off the board (6x6), where no move
  * lands; the squares between the two ends of a move on the 6x6 board are
- * on it too (it is convex), so only the landing square needs the mask. */
-LOA_INLINE int target(int sq, int d, int n, uint64_t blocked, uint64_t opp)
-{
-    int t;
-    if (n > 7 || (t = ray_to[sq][d][n]) < 0)
-        return -1;
-    if (blocked & bit(t))
-        return -1;
-    if (between[sq][t] & opp)
-        return -1;
-    return t;
-}
-
+ * on it too (it is convex), so only the landing square needs the mask
+ * (and refuses the moves off the board: `land` gives the mover's own
+ * square for those). */
 LOA_INLINE int gen_side(const struct loa_state *s, int side, gmove *out, int caps_only)
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
@@ -176,8 +167,8 @@ LOA_INLINE int gen_side(const struct loa_state *s, int side, gmove *out, int cap
         for (int l = 0; l < 4; l++) {
             int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
             for (int d = 2 * l; d < 2 * l + 2; d++) {
-                int t = target(sq, d, cnt, blocked, opp);
-                if (t < 0)
+                int t = land[sq][d][cnt & 7];
+                if (((blocked >> t) & 1) || (between[sq][t] & opp))
                     continue;
                 int cap = (opp >> t) & 1;
                 if (caps_only && !cap)
@@ -205,24 +196,29 @@ LOA_INLINE int mobility(const struct loa_state *s, int side, struct loa_mob *mob
 {
     uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
     uint64_t blocked = own | loa_off_board(s), edge = s->size == 6 ? EDGE6 : EDGE;
-    memset(mob, 0, sizeof *mob);
+    int moves = 0, nedge = 0, caps = 0, stuck = 0;
+    /* no branch a move (one on the move's legality would be mispredicted
+     * often): the tests are added up */
     for (uint64_t b = own; b; b &= b - 1) {
         int sq = __builtin_ctzll(b), n = 0;
         for (int l = 0; l < 4; l++) {
             int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
             for (int d = 2 * l; d < 2 * l + 2; d++) {
-                int t = target(sq, d, cnt, blocked, opp);
-                if (t < 0)
-                    continue;
-                n++;
-                mob->edge += (edge >> t) & 1;
-                mob->captures += (opp >> t) & 1;
+                int t = land[sq][d][cnt & 7];
+                int ok = !((blocked >> t) & 1) & !(between[sq][t] & opp);
+                n += ok;
+                nedge += ok & (int)((edge >> t) & 1);
+                caps += ok & (int)((opp >> t) & 1);
             }
         }
-        mob->moves += n;
-        mob->blocked += n == 0;
+        moves += n;
+        stuck += n == 0;
     }
-    return mob->moves;
+    mob->moves = moves;
+    mob->edge = nedge;
+    mob->captures = caps;
+    mob->blocked = stuck;
+    return moves;
 }
 
 LOA_DISPATCH(static, int, mobility_d, (const struct loa_state *s, int side, struct loa_mob *mob),

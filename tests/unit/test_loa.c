@@ -237,6 +237,135 @@ static void test_groups_and_eval(void **st)
     assert_int_equal(loa_eval(&s, &loa_default_weights), loa_default_weights.tempo);
 }
 
+/* The evaluation's terms (computed on bitboards: sums of coordinates and
+ * rings by popcounts, the spread by balls around the centre of mass, the
+ * Euler number by bit quads, mobility with landing masks) against their
+ * definitions, square by square, over random games on 8x8 and 6x6. */
+static int ref_on(int x, int y, int last) { return x >= 0 && y >= 0 && x <= last && y <= last; }
+
+static void ref_terms(const struct loa_state *s, int side, char *buf, size_t n, const char *who)
+{
+    const int last = s->size == 6 ? 5 : 7;
+    const uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
+    static const int DX[8] = {1, -1, 0, 0, 1, -1, 1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, -1, 1};
+    int np = 0, sx = 0, sy = 0, centre = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (own >> sq & 1) {
+            int x = sq & 7, y = sq >> 3, a = x < last - x ? x : last - x,
+                b = y < last - y ? y : last - y;
+            np++, sx += x, sy += y, centre += a < b ? a : b;
+        }
+    int cx = (sx + np / 2) / np, cy = (sy + np / 2) / np, spread = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (own >> sq & 1) {
+            int dx = abs((sq & 7) - cx), dy = abs((sq >> 3) - cy);
+            spread += dx > dy ? dx : dy;
+        }
+    for (int i = 1; i < np; i++) /* the smallest spread of np pieces */
+        spread -= i <= 8 ? 1 : i <= 24 ? 2 : 3;
+    int com = (abs(2 * sx - last * np) + abs(2 * sy - last * np)) / np;
+    /* groups: 8-connected components, by a search from every unseen piece */
+    int groups = 0;
+    uint64_t seen = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        if (!(own >> sq & 1) || (seen >> sq & 1))
+            continue;
+        int stack[64], top = 0;
+        groups++;
+        seen |= 1ULL << sq;
+        stack[top++] = sq;
+        while (top) {
+            int c = stack[--top];
+            for (int d = 0; d < 8; d++) {
+                int x = (c & 7) + DX[d], y = (c >> 3) + DY[d], t = y * 8 + x;
+                if (ref_on(x, y, 7) && (own >> t & 1) && !(seen >> t & 1)) {
+                    seen |= 1ULL << t;
+                    stack[top++] = t;
+                }
+            }
+        }
+    }
+    /* Euler number: the 2x2 windows of the board padded by a square */
+    int q1 = 0, q3 = 0, qd = 0;
+    for (int wx = -1; wx < 8; wx++)
+        for (int wy = -1; wy < 8; wy++) {
+            int p[4], c = 0;
+            for (int i = 0; i < 4; i++) {
+                int x = wx + (i & 1), y = wy + (i >> 1);
+                p[i] = ref_on(x, y, 7) && (own >> (y * 8 + x) & 1);
+                c += p[i];
+            }
+            q1 += c == 1, q3 += c == 3;
+            qd += c == 2 && p[0] == p[3];
+        }
+    /* moves: as many squares as pieces on the line, over own pieces, not
+     * over enemy ones, not onto an own piece or off the board */
+    int moves = 0, edge = 0, blocked = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        if (!(own >> sq & 1))
+            continue;
+        int mine = 0;
+        for (int d = 0; d < 8; d++) {
+            int k = 0, x0 = sq & 7, y0 = sq >> 3;
+            for (int j = -7; j <= 7; j++) {
+                int x = x0 + j * DX[d], y = y0 + j * DY[d];
+                k += ref_on(x, y, 7) && (occ >> (y * 8 + x) & 1);
+            }
+            int ok = 1, x = x0, y = y0;
+            for (int j = 1; j <= k && ok; j++) {
+                x += DX[d], y += DY[d];
+                if (!ref_on(x, y, last))
+                    ok = 0;
+                else if (j < k && (opp >> (y * 8 + x) & 1))
+                    ok = 0;
+                else if (j == k && (own >> (y * 8 + x) & 1))
+                    ok = 0;
+            }
+            if (ok) {
+                mine++;
+                edge += x == 0 || y == 0 || x == last || y == last;
+            }
+        }
+        moves += mine;
+        blocked += mine == 0;
+    }
+    snprintf(buf, n,
+             " %s.pieces=%d %s.spread=%d %s.centre=%d %s.com_dist=%d %s.groups=%d %s.euler=%d"
+             " %s.mobility=%d %s.edge_moves=%d %s.blocked=%d",
+             who, np, who, spread, who, centre, who, com, who, groups, who, (q1 - q3 - 2 * qd) / 4,
+             who, moves, who, edge, who, blocked);
+}
+
+static void test_eval_terms_reference(void **st)
+{
+    struct rng r;
+    long positions = 0;
+    (void)st;
+    rng_seed(&r, 4040);
+    for (int game = 0; game < 80; game++) {
+        struct loa_state s;
+        load(&s, game % 2 ? LOA_START6 : LOA_START);
+        for (int ply = 0; ply < 150 && !loa_decided(&s); ply++) {
+            char got[512], want[512], a[240], b[240];
+            loa_eval_terms(&s, &loa_default_weights, got, sizeof got);
+            ref_terms(&s, s.side, a, sizeof a, "us");
+            ref_terms(&s, s.side ^ 1, b, sizeof b, "them");
+            snprintf(want, sizeof want, "%s%s tempo=%d", a, b, loa_default_weights.tempo);
+            const char *terms = strchr(got, ' ');
+            assert_non_null(terms);
+            if (strcmp(terms, want) != 0)
+                fail_msg("game %d ply %d\n got %s\nwant %s", game, ply, terms, want);
+            positions++;
+            gmove mv[LOA_MAX_MOVES];
+            int n = loa_gen(&s, mv);
+            if (n == 0)
+                break;
+            loa_play(&s, mv[rng_below(&r, (uint64_t)n)]);
+        }
+    }
+    assert_true(positions > 3000);
+}
+
 /* The fast copies of the hot routines (POPCNT, BMI; loa_fast_cpu) give the
  * same moves in the same order, counts, mobility and evaluation as the
  * portable ones, over random games and perft 4; where the processor has
@@ -326,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_threefold_repetition),
         cmocka_unit_test(test_hash_incremental),
         cmocka_unit_test(test_groups_and_eval),
+        cmocka_unit_test(test_eval_terms_reference),
         cmocka_unit_test(test_fast_path_same),
     };
     return cmocka_run_group_tests_name("loa", tests, NULL, NULL);
