@@ -100,6 +100,9 @@ static bb_t BOX[4], BOX_FAR[4];
 /* The files c and i and the ranks 3 and 9: a king on one that no attacker
  * blocks can shuttle between its two ends, threatening a corner from each. */
 static bb_t LINE3[4];
+/* CORNER_RUN[c][k][len]: the first len squares out from corner c (a1 k1 a11
+ * k11) along its rank (k = 0) or file (k = 1). */
+static bb_t CORNER_RUN[4][2][FETLAR_N];
 
 static inline bb_t bit(int sq) { return (bb_t)1 << sq; }
 
@@ -141,6 +144,12 @@ __attribute__((constructor)) static void eval_init(void)
             LINE3[c] |= c < 2 ? bit(i * FETLAR_N + (c ? FETLAR_N - 3 : 2))
                               : bit((c == 2 ? 2 : FETLAR_N - 3) * FETLAR_N + i);
         }
+        for (int len = 1; len < FETLAR_N; len++) {
+            CORNER_RUN[c][0][len] =
+                CORNER_RUN[c][0][len - 1] | bit(r0 * FETLAR_N + c0 + len * dc);
+            CORNER_RUN[c][1][len] =
+                CORNER_RUN[c][1][len - 1] | bit((r0 + len * dr) * FETLAR_N + c0);
+        }
         for (int i = 0; i < SEAL_BOX; i++)
             for (int j = 0; j < SEAL_BOX; j++) {
                 bb_t b = bit((r0 + i * dr) * FETLAR_N + c0 + j * dc);
@@ -151,12 +160,9 @@ __attribute__((constructor)) static void eval_init(void)
     }
 }
 
-static bb_t side_bb(const struct fetlar_state *s, int side)
+static inline bb_t side_bb(const struct fetlar_state *s, int side)
 {
-    bb_t m = 0;
-    for (int r = 0; r < FETLAR_N; r++)
-        m |= (bb_t)s->rows[side][r] << (FETLAR_N * r);
-    return m;
+    return (bb_t)s->bb[side][1] << 64 | s->bb[side][0];
 }
 
 /* Squares reached by sliding from any square of g through `empty`. */
@@ -172,6 +178,22 @@ static bb_t slide_all(bb_t g, bb_t empty)
     for (x = (g >> 1) & NOT_K & empty; x; x = (x >> 1) & NOT_K & empty)
         res |= x;
     return res;
+}
+
+/* Empty squares from the end `end` (0 or FETLAR_N - 1) of a line whose
+ * occupancy is `occ` (bit i: square i of the line), the end excluded. */
+static inline int run_from_end(unsigned occ, int end)
+{
+    if (end == 0)
+        return __builtin_ctz((occ >> 1) | (1u << (FETLAR_N - 1)));
+    const unsigned below = occ & ((1u << (FETLAR_N - 1)) - 1);
+    return below ? FETLAR_N - 2 - (31 - __builtin_clz(below)) : FETLAR_N - 1;
+}
+
+static inline bb_t corner_bit(int c)
+{
+    static const int sq[4] = {0, FETLAR_N - 1, FETLAR_N * (FETLAR_N - 1), FETLAR_SQ - 1};
+    return (bb_t)1 << sq[c];
 }
 
 static bb_t neighbours(bb_t g)
@@ -558,22 +580,41 @@ FETLAR_INLINE int evaluate(const struct fetlar_state *s, const struct fetlar_wei
     bb_t att = side_bb(s, FETLAR_BLACK), def = side_bb(s, FETLAR_WHITE);
     bb_t empty = BOARD & ~(att | def), king = bit(s->king);
 
-    /* King distance in moves to each corner. */
-    bb_t seen = king, front = king;
+    /* King distance in moves to each corner: the squares the king reaches
+     * within d moves (K_d, up to d = 3), and a corner is d + 1 moves away
+     * when K_d meets the squares it is reached from in one move (empty
+     * squares run out from it along its rank and file: the same paths
+     * walked the other way, so no fourth widening of K). */
+    bb_t seen = king, front = king, from_corner[4];
     int reach2 = 0, kmoves = 0;
-    for (int d = 1; d <= 4 && front; d++) {
+    unsigned left = 0xf; /* corners not reached yet */
+    for (int c = 0; c < 4; c++) {
+        const int r0 = c < 2 ? 0 : FETLAR_N - 1, c0 = c % 2 ? FETLAR_N - 1 : 0;
+        const unsigned rk = fetlar_rowocc(s, r0), fl = s->cols[c0];
+        from_corner[c] = CORNER_RUN[c][0][run_from_end(rk, c0)] |
+                         CORNER_RUN[c][1][run_from_end(fl, r0)];
+    }
+    for (int d = 1; d <= 3 && front && (left || d <= 2); d++) {
         bb_t nxt = slide_all(front, empty) & ~seen;
-        int corners = popcnt(hw, nxt & CORNERS);
         if (d == 1) {
             kmoves = popcnt(hw, nxt);
             t->king_free = w->king_free * kmoves;
+            for (int c = 0; c < 4; c++) /* a route: king_routes, below */
+                if (nxt & corner_bit(c))
+                    left &= ~(1u << c);
         }
-        t->corner_dist += corners * (d == 2 ? w->dist2 : d == 3 ? w->dist3
-                                                : d == 4 ? w->dist4 : 0);
         seen |= nxt;
         front = nxt;
         if (d == 2)
             reach2 = popcnt(hw, seen) - 1;
+        const int wd = d == 1 ? w->dist2 : d == 2 ? w->dist3 : w->dist4;
+        for (unsigned m = left; m; m &= m - 1) {
+            const int c = __builtin_ctz(m);
+            if (from_corner[c] & seen) {
+                t->corner_dist += wd;
+                left &= ~(1u << c);
+            }
+        }
     }
     if (fetlar_routes(s))
         t->king_routes = w->route_forced; /* black to move, one route */

@@ -39,6 +39,10 @@ enum { FETLAR_PLAYING = 0, FETLAR_CAPTURED = 1, FETLAR_ESCAPED = 2 };
 
 struct fetlar_state {
     uint64_t hash;                  /* board + side (not the counter) */
+    /* [side]: the side's pieces (the king white's), bit sq of the 121 in
+     * two words (sq < 64 in [0]): the evaluation's bitboards, kept by the
+     * same flips as the lanes */
+    uint64_t bb[2][2];
     /* [side][lane]: rows[side][r] for r < 11 is rank r (bit c = a piece of
      * that side on file c); the other lanes as above. */
     uint16_t rows[2][FETLAR_LANES];

@@ -104,6 +104,8 @@ static inline void flip(struct fetlar_state *s, int side, int r, int c)
     l[FETLAR_LANE_MRANK + r] ^= (uint16_t)(1u << (FETLAR_N - 1 - c));
     l[FETLAR_LANE_MFILE + c] ^= (uint16_t)(1u << (FETLAR_N - 1 - r));
     s->cols[c] ^= (uint16_t)(1u << r);
+    const int sq = r * FETLAR_N + c;
+    s->bb[side][sq >> 6] ^= 1ULL << (sq & 63);
 }
 
 static inline void put(struct fetlar_state *s, int sq, int p)

@@ -411,6 +411,75 @@ static void test_weights(void **state)
     }
 }
 
+/* The corner distances (corners the king reaches in 2, 3 and 4 moves,
+ * found by the evaluation from both ends) against a breadth-first search
+ * of king moves over the board, and the state's bitboards against its
+ * board, over random games. */
+static void test_corner_distance(void **state)
+{
+    (void)state;
+    struct fetlar_weights w = fetlar_default_weights;
+    w.dist2 = 1, w.dist3 = 100, w.dist4 = 10000;
+    static const int corner[4] = {0, FETLAR_N - 1, FETLAR_N * (FETLAR_N - 1), FETLAR_SQ - 1};
+    static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    struct rng r;
+    rng_seed(&r, 777);
+    long checked = 0, far = 0;
+    for (int g = 0; g < 300; g++) {
+        struct fetlar_state s;
+        char err[GAME_ERR_LEN];
+        assert_int_equal(fetlar_game.parse_pos(&s, NULL, fetlar_start_pos, err, sizeof err), GAME_OK);
+        for (int ply = 0; ply < 300 && s.over == FETLAR_PLAYING; ply++) {
+            /* the state's bitboards, kept move by move, against the board */
+            uint64_t bb[2][2] = {{0}};
+            for (int sq = 0; sq < FETLAR_SQ; sq++)
+                if (s.board[sq] != FETLAR_EMPTY)
+                    bb[s.board[sq] == FETLAR_ATT ? FETLAR_BLACK : FETLAR_WHITE][sq >> 6] |=
+                        1ULL << (sq & 63);
+            assert_memory_equal(bb, s.bb, sizeof bb);
+            if (s.king != FETLAR_NOSQ && !fetlar_tactic(&s)) {
+                int dist[FETLAR_SQ], queue[FETLAR_SQ], head = 0, tail = 0;
+                for (int i = 0; i < FETLAR_SQ; i++)
+                    dist[i] = -1;
+                dist[s.king] = 0;
+                queue[tail++] = s.king;
+                while (head < tail) {
+                    int at = queue[head++];
+                    for (int k = 0; k < 4; k++)
+                        for (int c = at % FETLAR_N + step[k][0], rr = at / FETLAR_N + step[k][1];
+                             c >= 0 && c < FETLAR_N && rr >= 0 && rr < FETLAR_N &&
+                             s.board[rr * FETLAR_N + c] == FETLAR_EMPTY;
+                             c += step[k][0], rr += step[k][1]) {
+                            int to = rr * FETLAR_N + c;
+                            if (dist[to] < 0) {
+                                dist[to] = dist[at] + 1;
+                                queue[tail++] = to;
+                            }
+                        }
+                }
+                int want = 0;
+                for (int c = 0; c < 4; c++) {
+                    int d = dist[corner[c]];
+                    want += d == 2 ? 1 : d == 3 ? 100 : d == 4 ? 10000 : 0;
+                    far += d == 4;
+                }
+                struct fetlar_terms t;
+                fetlar_evaluate(&s, &w, &t);
+                if (t.corner_dist != want)
+                    fail_msg("game %d ply %d: corner_dist %d, want %d", g, ply, t.corner_dist, want);
+                checked++;
+            }
+            gmove mv[FETLAR_MAX_MOVES];
+            int n = fetlar_gen(&s, mv, FETLAR_MAX_MOVES);
+            if (n <= 0)
+                break;
+            fetlar_play(&s, mv[rng_below(&r, (uint64_t)n)]);
+        }
+    }
+    assert_true(checked > 20000);
+    assert_true(far > 1000); /* the fourth move is exercised */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_shut_in_king),
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_tactical_sets),
+        cmocka_unit_test(test_corner_distance),
     };
     return cmocka_run_group_tests_name("fetlar_eval", tests, NULL, NULL);
 }
