@@ -9,6 +9,7 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/ab.h"
+#include "../common/evalcache.h"
 #include "../common/player.h"
 #include "eval.h"
 #include "fetlar.h"
@@ -27,16 +28,12 @@
  * with the score, so a slot torn by two threads storing at once (one's
  * score, the other's key) does not match and is a miss. */
 #define FETLAR_EVAL_CACHE (1 << 14)
-struct eval_slot {
-    _Atomic uint64_t check; /* key ^ score; 0: empty (a key of 0 is never stored) */
-    _Atomic uint64_t score; /* the score, as uint32 */
-};
 
 struct fetlar_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
     char weights[OPT_STR_LEN];
     struct fetlar_weights w;
-    struct eval_slot cache[FETLAR_EVAL_CACHE];
+    struct evalcache_slot cache[FETLAR_EVAL_CACHE];
 };
 AB_PLAYER_FIRST(struct fetlar_engine, p);
 
@@ -50,15 +47,12 @@ static int ev(void *eng, const void *st)
     /* the score also depends on the quiet-ply count once it fades */
     uint64_t key = s->hash ^ (s->quiet > e->w.quiet_fade
                                   ? (uint64_t)s->quiet * 0x9e3779b97f4a7c15u : 0);
-    struct eval_slot *slot = &e->cache[key & (FETLAR_EVAL_CACHE - 1)];
-    uint64_t sc = atomic_load_explicit(&slot->score, memory_order_relaxed);
-    uint64_t check = atomic_load_explicit(&slot->check, memory_order_relaxed);
-    if (key && check && (check ^ sc) == key)
-        return (int32_t)(uint32_t)sc;
-    int score = fetlar_evaluate(s, &e->w, NULL);
-    sc = (uint32_t)score;
-    atomic_store_explicit(&slot->score, sc, memory_order_relaxed);
-    atomic_store_explicit(&slot->check, key ^ sc, memory_order_relaxed);
+    struct evalcache_slot *slot = evalcache_slot(e->cache, FETLAR_EVAL_CACHE, key);
+    int score;
+    if (evalcache_get(slot, key, &score))
+        return score;
+    score = fetlar_evaluate(s, &e->w, NULL);
+    evalcache_put(slot, key, score);
     return score;
 }
 

@@ -8,21 +8,35 @@
 #include "../../core/util.h"
 #include "../../protocol/engine.h"
 #include "../../search/ab.h"
+#include "../common/evalcache.h"
 #include "../common/player.h"
 #include "eval.h"
 #include "loa.h"
+
+/* Evaluations cached by position (the key is the Zobrist hash, which also
+ * tells the 6x6 board): a position is evaluated again and again, by its
+ * node, its quiescence and its transpositions. */
+#define LOA_EVAL_CACHE (1 << 14)
 
 struct loa_engine {
     struct ab_player p; /* first: the abp_engine_* members rely on it */
     char weights[OPT_STR_LEN];
     struct loa_weights w;
+    struct evalcache_slot cache[LOA_EVAL_CACHE];
 };
 AB_PLAYER_FIRST(struct loa_engine, p);
 
 static int ev(void *eng, const void *st)
 {
     struct loa_engine *e = eng;
-    return loa_eval(st, &e->w);
+    const struct loa_state *s = st;
+    struct evalcache_slot *slot = evalcache_slot(e->cache, LOA_EVAL_CACHE, s->hash);
+    int score;
+    if (evalcache_get(slot, s->hash, &score))
+        return score;
+    score = loa_eval(s, &e->w);
+    evalcache_put(slot, s->hash, score);
+    return score;
 }
 
 static int is_tactical(const void *st, gmove m)
@@ -73,6 +87,7 @@ static void init(void *eng)
 {
     struct loa_engine *e = eng;
     e->w = loa_default_weights;
+    memset(e->cache, 0, sizeof e->cache);
     /* the search's tunables: search/ab.h's, with LOA's own values tuned by
      * SPSA with the weights (docs/games/loa.md, "Tuning") */
     struct ab_params par = ab_default_params;
@@ -90,6 +105,7 @@ static int option_changed(void *eng, const struct opt_spec *o, char *err, size_t
         if (loa_weights_parse(&w, e->weights, err, n))
             return -1;
         e->w = w;
+        memset(e->cache, 0, sizeof e->cache);
     } else
         return abp_option_changed(&e->p, o, err, n);
     return 0;

@@ -3,7 +3,7 @@
  * its busy rule, legal moves and proven results with 2-4 threads, stop and
  * quit during a 4-thread search, Threads 1 -> 4 -> 1 searching exactly as
  * a fresh Threads=1 engine, the node limit summed over threads, and the
- * lockless table rejecting a torn slot.  No wall-clock bound is asserted:
+ * lockless table and evaluation cache rejecting a torn slot.  No wall-clock bound is asserted:
  * the waits below only catch a hang. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "engines/common/evalcache.h"
 #include "engines/fetlar/fetlar_api.h"
 #include "engines/loa/loa_api.h"
 #include "protocol/mep.h"
@@ -562,6 +563,38 @@ static void test_tt_torn_slot(void **st)
     tt_free(&t);
 }
 
+/* The evaluation cache (LOA's and Fetlar's): a stored score is found by
+ * its key only, a slot torn between two stores is a miss, and key 0 (the
+ * empty slot's) is never found. */
+static void test_evalcache_torn_slot(void **st)
+{
+    struct evalcache_slot t[8] = {{0}};
+    int v = 12345;
+    (void)st;
+    const uint64_t k1 = 0x1234567800000003ull, k2 = 0x9abcdef000000003ull; /* one slot */
+    struct evalcache_slot *s = evalcache_slot(t, 8, k1);
+    assert_ptr_equal(s, evalcache_slot(t, 8, k2));
+    assert_false(evalcache_get(s, k1, &v));
+    assert_false(evalcache_get(s, 0, &v)); /* the empty slot */
+    evalcache_put(s, k1, -250);
+    assert_true(evalcache_get(s, k1, &v));
+    assert_int_equal(v, -250);
+    assert_false(evalcache_get(s, k2, &v));
+    uint64_t c1 = atomic_load(&s->check), d1 = atomic_load(&s->score);
+    evalcache_put(s, k2, 77);
+    uint64_t c2 = atomic_load(&s->check);
+    atomic_store(&s->check, c1); /* k1's check, k2's score */
+    assert_false(evalcache_get(s, k1, &v));
+    assert_false(evalcache_get(s, k2, &v));
+    atomic_store(&s->check, c2);
+    atomic_store(&s->score, d1); /* k2's check, k1's score */
+    assert_false(evalcache_get(s, k1, &v));
+    assert_false(evalcache_get(s, k2, &v));
+    atomic_store(&s->score, 77);
+    assert_true(evalcache_get(s, k2, &v));
+    assert_int_equal(v, 77);
+}
+
 /* A big table is mapped on a 2 MiB boundary (a huge page's) and read as
  * zero; a store survives until newgame's clear, which maps it anew, all
  * zero again; a small one comes from calloc. */
@@ -593,6 +626,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_torn_slot),
+        cmocka_unit_test(test_evalcache_torn_slot),
         cmocka_unit_test(test_tt_mapped),
         cmocka_unit_test(test_option_and_busy),
         cmocka_unit_test(test_cb_legalmoves),
