@@ -152,6 +152,9 @@ int mc_resize(struct mcts *t, size_t mb)
         free(edges);
         return -1;
     }
+    /* node 0 is none (an edge's child 0: not made yet); its proven stays
+     * 0, so select_edge reads it without a test */
+    memset(&nodes[0], 0, sizeof nodes[0]);
     free(t->nodes);
     free(t->edges);
     t->nodes = nodes;
@@ -412,12 +415,14 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
     const uint32_t gst = w->gstamp[gs];
     uint32_t best = node->edges;
     double bestv = -1e9;
+    const double fpu = t->par.fpu;
     for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
         struct mc_edge *e = &t->edges[i];
-        const uint32_t ch = LDA(e->child);
-        const int8_t pr = ch ? proven_of(t, ch) : 0;
+        /* (no child: node 0, never proven -- one load, not a test that
+         * goes either way edge after edge) */
+        const int8_t pr = proven_of(t, LDA(e->child));
         double v;
-        if (pr) {
+        if (__builtin_expect(pr != 0, 0)) {
             int sg = proven_sign(pr, node->side);
             if (sg > 0)
                 return i;
@@ -429,21 +434,18 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
                 an = w->gn[gs][e->key];
                 aw = w->gw[gs][e->key];
             }
-            double q;
-            if (an > 0) {
-                /* Gelly & Silver's (1 - beta) w / n + beta aw / an with
-                 * beta = an / (an + n + b an n), over one denominator:
-                 * one division, not three */
-                q = (LD(e->w) * (1 + b * an) + aw) / (an + n + b * an * n);
-            } else {
-                q = n > 0 ? LD(e->w) / n : t->par.fpu; /* first-play urgency */
-            }
+            /* Gelly & Silver's (1 - beta) w / n + beta aw / an with
+             * beta = an / (an + n + b an n), over one denominator: one
+             * division, not three.  Without AMAF visits (an = 0, so aw =
+             * +0) it is exactly w / n, so no test of an; without any
+             * visits, first-play urgency. */
+            const double den = an + n + b * an * n;
+            const double q = den > 0 ? (LD(e->w) * (1 + b * an) + aw) / den : fpu;
             v = q + c * inv_sqrt_visits(en + 1);
         }
-        if (v > bestv) {
-            bestv = v;
-            best = i;
-        }
+        /* (a select, not a branch: new maxima come at random) */
+        best = v > bestv ? i : best;
+        bestv = v > bestv ? v : bestv;
     }
     return best;
 }
