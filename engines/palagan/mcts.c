@@ -413,19 +413,24 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
     const double c = t->par.uct_c * sqrt(logn); /* times 1 / sqrt(n + 1) an edge */
     const int gs = node->side;
     const uint32_t gst = w->gstamp[gs];
-    uint32_t best = node->edges;
+    uint32_t best = 0;
     double bestv = -1e9;
     const double fpu = t->par.fpu;
-    for (uint32_t i = node->edges; i < node->edges + node->nedges; i++) {
-        struct mc_edge *e = &t->edges[i];
+    /* (the pools' addresses and the node's edges read once, not again
+     * after each atomic load) */
+    struct mc_node *const nodes = t->nodes;
+    struct mc_edge *const e0 = &t->edges[node->edges];
+    const uint32_t ne = node->nedges;
+    for (uint32_t i = 0; i < ne; i++) {
+        struct mc_edge *e = &e0[i];
         /* (no child: node 0, never proven -- one load, not a test that
          * goes either way edge after edge) */
-        const int8_t pr = proven_of(t, LDA(e->child));
+        const int8_t pr = LD(nodes[LDA(e->child)].proven);
         double v;
         if (__builtin_expect(pr != 0, 0)) {
             int sg = proven_sign(pr, node->side);
             if (sg > 0)
-                return i;
+                return node->edges + i;
             v = sg < 0 ? -1.0 : 0.5; /* proven draw: no exploration */
         } else {
             const uint32_t en = LD(e->n);
@@ -447,7 +452,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
         best = v > bestv ? i : best;
         bestv = v > bestv ? v : bestv;
     }
-    return best;
+    return node->edges + best;
 }
 
 /* Mark ni proven if its edges decide it; returns whether it is. */
