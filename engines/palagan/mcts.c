@@ -587,6 +587,10 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
     const uint32_t base = stamp << MC_AMAF_IBITS;
     for (int i = 0; i < w->trace.n; i++)
         w->amaf[w->trace.side[i]][w->trace.key[i]] = base | (uint32_t)i;
+    /* a pass or a turn's end is no maneuver for AMAF: its key's code kept
+     * below every stamp, so the edges without a maneuver (key PAL_KEY_END,
+     * the only ones with it) are never hit -- no test of man below */
+    w->amaf[0][PAL_KEY_END] = w->amaf[1][PAL_KEY_END] = 0;
     bool proving = true;
     const float vb = black_val(t, outcome);
     for (int i = d - 1; i >= 0; i--) {
@@ -607,15 +611,22 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
              * not a count anything depends on; the edge's own n and w
              * above stay exact) */
             for (; f < fend; f++)
-                if (f->man && code[f->key] >= from) {
+                if (code[f->key] >= from) {
                     ST(f->an, LD(f->an) + 1);
                     ST(f->aw, LD(f->aw) + r);
                 }
         } else { /* one thread: without a branch to mispredict (aw + 0 is aw) */
+            /* r where hit, else +0 (r >= +0): r's bits masked, not r *
+             * (float)hit -- the same sums, no conversion and product */
+            uint32_t rbits;
+            memcpy(&rbits, &r, sizeof rbits);
             for (; f < fend; f++) {
-                const bool hit = (f->man != 0) & (code[f->key] >= from);
+                const bool hit = code[f->key] >= from;
+                const uint32_t addbits = rbits & (0u - (uint32_t)hit);
+                float add;
+                memcpy(&add, &addbits, sizeof add);
                 ST(f->an, LD(f->an) + hit);
-                ST(f->aw, LD(f->aw) + r * (float)hit); /* r * 0: +0 */
+                ST(f->aw, LD(f->aw) + add);
             }
         }
         if (proving && !LD(node->proven)) {
