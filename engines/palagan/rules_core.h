@@ -1013,40 +1013,42 @@ static __attribute__((noinline, cold)) bool occupy_mend(const struct pal_geom *g
  * mover has no liberty (then every candidate is played out on a copy). */
 static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
 {
-    pal_man cands[8];
-    int8_t dirs[8] = {0}; /* a step's direction (onto L) */
-    int nc = 0;
     const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
     assert(pal_at(s, L) < 0);
-    if (s->reserve[s->stm])
-        cands[nc++] = PAL_MAN(PAL_SUMMON, 0, L);
-    /* the steps onto L from pieces next to it, in direction order, without
-     * a branch per direction (rule 7: not back to the cell just left) */
+    /* the candidates as bits, in their order: bit 0 the summon, bit k + 1
+     * the step onto L from its neighbour in direction k (a piece of the
+     * mover; rule 7: not back to the cell just left), found without a
+     * branch per direction; each made into a maneuver only when its turn
+     * comes (the first is mostly taken) */
     const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
+    unsigned todo = s->reserve[s->stm] != 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 6
 #endif
     for (int k = 0; k < PAL_NDIR; k++) {
         const int f = g->step[L][k];
-        cands[nc] = PAL_MAN(PAL_STEP, f & 255, L);
-        dirs[nc] = (int8_t)(k ^ 1);
-        nc += (f >= 0) & has(own, f & (64 * W - 1)) & (f != back);
+        todo |= (unsigned)((f >= 0) & has(own, f & (64 * W - 1)) & (f != back)) << (k + 1);
     }
-    for (int i = 0; i < nc; i++) {
+    for (; todo; todo &= todo - 1) {
+        const int j = __builtin_ctz(todo);
+        /* a step's direction is the one onto L, from f */
+        const pal_man m = j == 0 ? PAL_MAN(PAL_SUMMON, 0, L)
+                                 : PAL_MAN(PAL_STEP, g->step[L][j - 1], L);
+        const int dir = j == 0 ? 0 : (j - 1) ^ 1;
         if (__builtin_expect(mend, 0)) {
-            if (occupy_mend(g, p, cands[i], dirs[i], L, want))
-                return cands[i];
+            if (occupy_mend(g, p, m, dir, L, want))
+                return m;
             continue;
         }
         int libs = 0;
         bool ok;
-        int got = po_occupy_eval(g, p, cands[i], L, want >= 2 ? want : 0, &libs, &ok);
+        int got = po_occupy_eval(g, p, m, L, want >= 2 ? want : 0, &libs, &ok);
         if (want == 0 || (want == 1 ? got > 0 : libs >= want)) {
             if (!ok)
                 continue;
-            po_apply(g, p, cands[i], dirs[i]);
-            return cands[i];
+            po_apply(g, p, m, dir);
+            return m;
         }
     }
     return 0;
