@@ -932,8 +932,11 @@ static __attribute__((noinline)) bool po_try(const struct pal_geom *g, struct po
 /* A uniformly drawn maneuver (summon on an empty cell or a piece and a
  * direction), found by rejection; applied if the turn can still end.
  * 0 if none found in a few tries.  Every cluster of the mover has a
- * liberty. */
-static pal_man random_man(const struct pal_geom *g, struct po *p, struct rng *r)
+ * liberty.  Built into policy_man (so into the playout's loop): once
+ * policy_man was, the compiler made this a call of its own, a call and a
+ * frame for most maneuvers. */
+static inline __attribute__((always_inline)) pal_man random_man(const struct pal_geom *g, struct po *p,
+                                                               struct rng *r)
 {
     struct pal_state *s = &p->s;
     const int me = s->stm;
