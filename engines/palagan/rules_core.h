@@ -878,9 +878,11 @@ static inline bool po_push_safe(const struct pal_geom *g, const struct po *p, in
 /* What occupying the empty cell L by m (a summon, or a move from a
  * neighbour f) would do, every cluster of the mover having a liberty: the
  * pieces it captures, and the liberties of the mover's cluster on L
- * (counted up to `upto`); *ok: could the turn end. */
-static int po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man m, int L,
-                          int upto, int *libs, bool *ok)
+ * (counted up to `upto`); *ok: could the turn end.  Built into occupy
+ * (its one call there; the answers stay in registers). */
+static inline __attribute__((always_inline)) int
+po_occupy_eval(const struct pal_geom *g, const struct po *p, pal_man m, int L, int upto, int *libs,
+               bool *ok)
 {
     const int me = p->s.stm, o = me ^ 1;
     const bool move = PAL_KIND(m) == PAL_STEP;
@@ -962,8 +964,9 @@ static inline __attribute__((always_inline)) pal_man random_man(const struct pal
             int t = nth_bit(empty, x);
             if (!po_summon_ok(g, p, t))
                 continue;
+            /* the summon, played here (as the step below) */
             const pal_man m = PAL_MAN(PAL_SUMMON, 0, t);
-            po_apply_summon(g, p, m);
+            po_apply_kind(g, p, m, -1, PAL_SUMMON);
             return m;
         }
         f = nth_bit(own, (x - ne) / 6);
