@@ -683,17 +683,14 @@ static inline __attribute__((always_inline)) void po_take(const struct pal_geom 
         po_lb(p, side, k, lb);
 #endif
     } else {
-        bool first = true;
-        while (nz(rest)) { /* the parts of what is left */
-            BB lb, cl = cluster_upto(g, rest, empty, bit(ctz(rest)), 0, &lb, NULL);
-            if (first) { /* keeps the slot (and its labels) */
-                p->st[side][k] = cl;
-                po_lb(p, side, k, lb);
-                first = false;
-            } else {
-                po_new(p, side, cl, lb);
-            }
-            rest = bandn(rest, cl);
+        /* the parts of what is left (two or more pieces): the first keeps
+         * the slot (and its labels), the others take new ones */
+        BB lb, cl = cluster_upto(g, rest, empty, bit(ctz(rest)), 0, &lb, NULL);
+        p->st[side][k] = cl;
+        po_lb(p, side, k, lb);
+        for (rest = bandn(rest, cl); nz(rest); rest = bandn(rest, cl)) {
+            cl = cluster_upto(g, rest, empty, bit(ctz(rest)), 0, &lb, NULL);
+            po_new(p, side, cl, lb);
         }
     }
     for (BB b = band(nb, ld(p->s.occ[side ^ 1])); nz(b);) { /* a liberty */
@@ -1017,45 +1014,54 @@ static __attribute__((noinline, cold)) bool occupy_mend(const struct pal_geom *g
  * (0: any, 1: captures, k >= 2: leaves the piece on L with >= k
  * liberties) and lets the turn end.  0 if none.  `mend`: a cluster of the
  * mover has no liberty (then every candidate is played out on a copy). */
+/* occupy's candidate m (direction dir): kept and played if it passes
+ * `want` and the turn can end then. */
+static inline __attribute__((always_inline)) bool occupy_try(const struct pal_geom *g, struct po *p,
+                                                             pal_man m, int dir, int L, int want,
+                                                             bool mend)
+{
+    if (__builtin_expect(mend, 0))
+        return occupy_mend(g, p, m, dir, L, want);
+    int libs = 0;
+    bool ok;
+    int got = po_occupy_eval(g, p, m, L, want >= 2 ? want : 0, &libs, &ok);
+    if ((want == 0 || (want == 1 ? got > 0 : libs >= want)) && ok) {
+        po_apply(g, p, m, dir);
+        return true;
+    }
+    return false;
+}
+
 static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
 {
     const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
     assert(pal_at(s, L) < 0);
-    /* the candidates as bits, in their order: bit 0 the summon, bit k + 1
-     * the step onto L from its neighbour in direction k (a piece of the
-     * mover; rule 7: not back to the cell just left), found without a
-     * branch per direction; each made into a maneuver only when its turn
-     * comes (the first is mostly taken) */
+    /* the steps onto L as bits, bit k the one from L's neighbour in
+     * direction k (a piece of the mover; rule 7: not back to the cell just
+     * left), found without a branch per direction; each made into a
+     * maneuver only when its turn comes (the first candidate is mostly
+     * taken) */
     const int back = s->nman == 1 && L == s->last_from ? s->last_to : -1;
-    unsigned todo = s->reserve[s->stm] != 0;
+    unsigned todo = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 6
 #endif
     for (int k = 0; k < PAL_NDIR; k++) {
         const int f = g->step[L][k];
-        todo |= (unsigned)((f >= 0) & has(own, f & (64 * W - 1)) & (f != back)) << (k + 1);
+        todo |= (unsigned)((f >= 0) & has(own, f & (64 * W - 1)) & (f != back)) << k;
+    }
+    /* the summon first, then the steps in direction order */
+    if (s->reserve[s->stm]) {
+        const pal_man m = PAL_MAN(PAL_SUMMON, 0, L);
+        if (occupy_try(g, p, m, 0, L, want, mend))
+            return m;
     }
     for (; todo; todo &= todo - 1) {
-        const int j = __builtin_ctz(todo);
-        /* a step's direction is the one onto L, from f */
-        const pal_man m = j == 0 ? PAL_MAN(PAL_SUMMON, 0, L)
-                                 : PAL_MAN(PAL_STEP, g->step[L][j - 1], L);
-        const int dir = j == 0 ? 0 : (j - 1) ^ 1;
-        if (__builtin_expect(mend, 0)) {
-            if (occupy_mend(g, p, m, dir, L, want))
-                return m;
-            continue;
-        }
-        int libs = 0;
-        bool ok;
-        int got = po_occupy_eval(g, p, m, L, want >= 2 ? want : 0, &libs, &ok);
-        if (want == 0 || (want == 1 ? got > 0 : libs >= want)) {
-            if (!ok)
-                continue;
-            po_apply(g, p, m, dir);
+        const int k = __builtin_ctz(todo);
+        const pal_man m = PAL_MAN(PAL_STEP, g->step[L][k], L);
+        if (occupy_try(g, p, m, k ^ 1, L, want, mend)) /* (the direction onto L) */
             return m;
-        }
     }
     return 0;
 }
