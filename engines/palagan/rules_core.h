@@ -616,26 +616,28 @@ static inline __attribute__((always_inline)) void po_put(const struct pal_geom *
     const BB own = ld(p->s.occ[side]), opp = ld(p->s.occ[side ^ 1]);
     BB cl = tb, lb = bandn(ld(g->all), bor(own, opp));
     lb = band(lb, nb);
-    int keep = -1;
-    for (BB a = band(nb, own); nz(a);) { /* the clusters it joins */
-        int k = p->cid[ctz(a)];
-        const BB s = p->st[side][k];
-        a = bandn(a, s);
-        lb = bor(lb, p->lb[side][k]);
-        if (keep < 0) { /* the first keeps its slot and labels */
-            keep = k;
-        } else {
+    BB a = band(nb, own); /* the clusters it joins */
+    if (!nz(a)) {
+        po_new(p, side, cl, bandn(lb, tb));
+    } else {
+        /* the first keeps its slot and labels (out of the loop: no test
+         * of the first time in it) */
+        const int keep = p->cid[ctz(a)];
+        const BB s0 = p->st[side][keep];
+        a = bandn(a, s0);
+        lb = bor(lb, p->lb[side][keep]);
+        cl = bor(cl, s0);
+        while (nz(a)) {
+            int k = p->cid[ctz(a)];
+            const BB s = p->st[side][k];
+            a = bandn(a, s);
+            lb = bor(lb, p->lb[side][k]);
             po_free(p, side, k);
             po_label(p, s, keep);
+            cl = bor(cl, s);
         }
-        cl = bor(cl, s);
-    }
-    lb = bandn(lb, tb);
-    if (keep < 0) {
-        po_new(p, side, cl, lb);
-    } else {
         p->st[side][keep] = cl;
-        po_lb(p, side, keep, lb);
+        po_lb(p, side, keep, bandn(lb, tb));
         p->cid[t] = (uint8_t)keep;
     }
     for (BB b = band(nb, opp); nz(b);) { /* enemy clusters lose t */
