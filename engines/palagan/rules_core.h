@@ -1034,7 +1034,8 @@ static inline __attribute__((always_inline)) bool occupy_try(const struct pal_ge
     return false;
 }
 
-static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, bool mend)
+static inline __attribute__((always_inline)) pal_man occupy(const struct pal_geom *g, struct po *p,
+                                                            int L, int want, bool mend)
 {
     const struct pal_state *s = &p->s;
     const BB own = ld(s->occ[s->stm]);
@@ -1066,6 +1067,24 @@ static pal_man occupy(const struct pal_geom *g, struct po *p, int L, int want, b
             return m;
     }
     return 0;
+}
+
+/* occupy built once for each `want` the policy asks (a constant there:
+ * its tests and the liberty count's bound fold away) */
+static __attribute__((noinline)) pal_man occupy_capture(const struct pal_geom *g, struct po *p,
+                                                        int L, bool mend)
+{
+    return occupy(g, p, L, 1, mend);
+}
+static __attribute__((noinline)) pal_man occupy_any(const struct pal_geom *g, struct po *p, int L,
+                                                    bool mend)
+{
+    return occupy(g, p, L, 0, mend);
+}
+static __attribute__((noinline)) pal_man occupy_libs(const struct pal_geom *g, struct po *p, int L,
+                                                     int want)
+{
+    return want == 3 ? occupy(g, p, L, 3, false) : occupy(g, p, L, 2, false);
 }
 
 /* The policy's last resort (rare: out of its own line, so the common path
@@ -1109,23 +1128,23 @@ policy_man(const struct pal_geom *g, struct po *p, struct rng *r, const struct p
     pal_man m;
     /* capture now, or start a two-maneuver capture */
     if (nz(o1) && (mend || (int)(po_next(r) & 1023) < pol->capture))
-        if ((m = occupy(g, p, pick_bit(o1, r), 1, mend)))
+        if ((m = occupy_capture(g, p, pick_bit(o1, r), mend)))
             return m;
     if (left == 2 && nz(o2) && (int)(po_next(r) & 1023) < pol->capture)
-        if ((m = occupy(g, p, pick_bit(o2, r), 0, mend)))
+        if ((m = occupy_any(g, p, pick_bit(o2, r), mend)))
             return m;
     if (!mend) {
         /* the opponent gets two maneuvers: two liberties are not safe */
         po_short(p, me, hot, &m1, &m2);
         if (nz(m1) && (int)(po_next(r) & 1023) < pol->save)
-            if ((m = occupy(g, p, pick_bit(m1, r), 3, false)) ||
-                (m = occupy(g, p, pick_bit(m1, r), 2, false)))
+            if ((m = occupy_libs(g, p, pick_bit(m1, r), 3)) ||
+                (m = occupy_libs(g, p, pick_bit(m1, r), 2)))
                 return m;
         if (nz(m2) && (int)(po_next(r) & 1023) < pol->save)
-            if ((m = occupy(g, p, pick_bit(m2, r), 3, false)))
+            if ((m = occupy_libs(g, p, pick_bit(m2, r), 3)))
                 return m;
         if (nz(o2) && (int)(po_next(r) & 1023) < pol->attack)
-            if ((m = occupy(g, p, pick_bit(o2, r), 2, false)))
+            if ((m = occupy_libs(g, p, pick_bit(o2, r), 2)))
                 return m;
     }
     if (!mend && (m = random_man(g, p, r)))
