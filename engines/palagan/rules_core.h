@@ -1182,15 +1182,19 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
      * playout (a suicidal first maneuver) can fail to end; every later
      * one begins with liberties for all and the policy keeps them */
     const struct pal_state save = p.s;
+    /* the trace's length in a local, written back at the end (through tr,
+     * every maneuver loaded and stored it: other stores might have changed
+     * it, for all the compiler knew) */
+    int ntr = tr ? tr->n : PAL_TRACE_MAX;
     for (int ply = 0; ply < pol->maxply && !pal_over_inline(&p.s); ply++) {
         pal_man m;
         /* (a turn with its maneuvers made ends without asking the policy) */
         while (p.s.nman < (p.s.first ? 1 : 2) &&
                (m = policy_man(g, &p, r, pol, bor(hot_prev, hot_cur)))) {
             hot_cur = bor(hot_cur, p.near);
-            if (tr && tr->n < PAL_TRACE_MAX) {
-                tr->side[tr->n] = p.s.stm;
-                tr->key[tr->n++] = (uint16_t)p.key;
+            if (ntr < PAL_TRACE_MAX) {
+                tr->side[ntr] = p.s.stm;
+                tr->key[ntr++] = (uint16_t)p.key;
             }
         }
         hot_prev = hot_cur;
@@ -1202,6 +1206,8 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
         }
         pal_end_turn_inline(&p.s);
     }
+    if (tr)
+        tr->n = ntr;
     *s = p.s;
     return s->captures[0] - s->captures[1];
 }
