@@ -123,7 +123,8 @@ LOA_INLINE int euler_number(uint64_t bb)
     return (q1 - q3 - 2 * qd) / 4;
 }
 
-LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
+LOA_INLINE int terms(const struct loa_state *s, int side, const struct loa_mob *mob,
+                     struct side_terms *t)
 {
     uint64_t bb = s->bb[side];
     int last = loa_last(s);
@@ -140,11 +141,9 @@ LOA_INLINE int terms(const struct loa_state *s, int side, struct side_terms *t)
     t->com_dist = t->com_dist / t->n;
     t->groups = loa_groups(bb);
     t->euler = euler_number(bb);
-    struct loa_mob mob;
-    loa_mobility(s, side, &mob);
-    t->mobility = mob.moves;
-    t->edge_moves = mob.edge;
-    t->blocked = mob.blocked;
+    t->mobility = mob->moves;
+    t->edge_moves = mob->edge;
+    t->blocked = mob->blocked;
     return t->n;
 }
 
@@ -160,8 +159,10 @@ LOA_INLINE int combine(const struct side_terms *t, const struct loa_weights *w)
 LOA_INLINE int eval_body(const struct loa_state *s, const struct loa_weights *w)
 {
     struct side_terms us, them;
-    terms(s, s->side, &us);
-    terms(s, s->side ^ 1, &them);
+    struct loa_mob mob[2];
+    loa_mobility2(s, mob);
+    terms(s, s->side, &mob[s->side], &us);
+    terms(s, s->side ^ 1, &mob[s->side ^ 1], &them);
     return combine(&us, w) - combine(&them, w) + w->tempo;
 }
 
@@ -172,10 +173,12 @@ LOA_DISPATCH(, int, loa_eval, (const struct loa_state *s, const struct loa_weigh
 int loa_eval_terms(const struct loa_state *s, const struct loa_weights *w, char *buf, size_t n)
 {
     struct side_terms t[2];
+    struct loa_mob mob[2];
     size_t len = 0;
     int score;
-    terms(s, s->side, &t[0]);
-    terms(s, s->side ^ 1, &t[1]);
+    loa_mobility2(s, mob);
+    terms(s, s->side, &mob[s->side], &t[0]);
+    terms(s, s->side ^ 1, &mob[s->side ^ 1], &t[1]);
     score = combine(&t[0], w) - combine(&t[1], w) + w->tempo;
     buf_printf(buf, n, &len, "%d", score);
     for (int i = 0; i < 2; i++)

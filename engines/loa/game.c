@@ -74,11 +74,13 @@ static const int DY[8] = {0, 0, 1, -1, 1, -1, -1, 1};
 /* direction d lies on line d / 2 */
 
 static uint64_t bit(int sq) { return 1ULL << sq; }
+static void line_tables(void); /* mobility's, below */
 
 __attribute__((constructor)) static void loa_tables(void)
 {
     uint64_t seed = 0x4c4f41; /* "LOA" */
     cpu_init();
+    line_tables();
     for (int sq = 0; sq < 64; sq++) {
         int x = sq & 7, y = sq >> 3;
         for (int d = 0; d < 8; d++) {
@@ -189,44 +191,172 @@ LOA_DISPATCH(, int, loa_gen, (const struct loa_state *s, gmove *out), (s, out),
 LOA_DISPATCH(, int, loa_gen_captures, (const struct loa_state *s, gmove *out), (s, out),
              gen_side(s, s->side, out, 1))
 
-#define EDGE 0xff818181818181ffULL
-#define EDGE6 0x00003f212121213fULL /* the edge of the 6x6 board */
+/* ---- mobility, a line at a time -------------------------------------------- */
+/* A move's length is the number of pieces on its line, so the moves along
+ * a line depend on that line's contents alone: for every line pattern (own
+ * and enemy pieces on L squares) a table holds the own pieces' moves along
+ * it, both ways, those landing on the line's two ends, the captures, and
+ * which pieces have a move.  Both sides' mobility is then two look-ups a
+ * line (46 lines on 8x8, 34 on 6x6) instead of eight tests a piece. */
+struct line_moves {
+    uint8_t moves, ends, caps, movers; /* movers: bit i, the piece on the line's square i */
+};
+/* The patterns of L squares, own x and enemy y (disjoint L-bit masks), at
+ * line_tab[line_off[L] + tern[x] + 2 tern[y]] (tern: the bits read as
+ * base-3 digits). */
+static const int line_off[9] = {0, 0, 3, 12, 39, 120, 363, 1092, 3279};
+static struct line_moves line_tab[3279 + 6561];
+static uint16_t tern[256];
 
-LOA_INLINE int mobility(const struct loa_state *s, int side, struct loa_mob *mob)
+enum { LINE_RANK, LINE_FILE, LINE_DIAG };
+struct line {
+    uint64_t mask; /* the line's squares on the board */
+    uint8_t kind;  /* LINE_RANK (shift = rank), LINE_FILE (file), LINE_DIAG
+                    * (either diagonal; shift = its first file) */
+    uint8_t shift, len;
+    uint8_t edge; /* 1: the whole line is on the board's edge */
+};
+static struct line lines8[46], lines6[34];
+/* a rank's pattern spread back over file a: bit r to square a(r+1) */
+static uint64_t file_spread[256];
+
+#define FILE_A 0x0101010101010101ULL
+
+static void line_tables(void)
 {
-    uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
-    uint64_t blocked = own | loa_off_board(s), edge = s->size == 6 ? EDGE6 : EDGE;
-    int moves = 0, nedge = 0, caps = 0, stuck = 0;
-    /* no branch a move (one on the move's legality would be mispredicted
-     * often): the tests are added up */
-    for (uint64_t b = own; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b), n = 0;
-        for (int l = 0; l < 4; l++) {
-            int cnt = __builtin_popcountll(occ & line_mask[sq][l]);
-            for (int d = 2 * l; d < 2 * l + 2; d++) {
-                int t = land[sq][d][cnt & 7];
-                int ok = !((blocked >> t) & 1) & !(between[sq][t] & opp);
-                n += ok;
-                nedge += ok & (int)((edge >> t) & 1);
-                caps += ok & (int)((opp >> t) & 1);
-            }
-        }
-        moves += n;
-        stuck += n == 0;
+    for (int v = 0; v < 256; v++) {
+        int t = 0;
+        for (int i = 7; i >= 0; i--)
+            t = 3 * t + ((v >> i) & 1);
+        tern[v] = (uint16_t)t;
+        for (int r = 0; r < 8; r++)
+            if (v >> r & 1)
+                file_spread[v] |= bit(8 * r);
     }
-    mob->moves = moves;
-    mob->edge = nedge;
-    mob->captures = caps;
-    mob->blocked = stuck;
-    return moves;
+    for (int len = 1; len <= 8; len++)
+        for (unsigned x = 0; x < 1u << len; x++)
+            for (unsigned y = 0; y < 1u << len; y++) {
+                if (x & y)
+                    continue;
+                struct line_moves *e = &line_tab[line_off[len] + tern[x] + 2 * tern[y]];
+                int n = __builtin_popcount(x | y);
+                for (int i = 0; i < len; i++) {
+                    if (!(x >> i & 1))
+                        continue;
+                    for (int dir = -1; dir <= 1; dir += 2) {
+                        int t = i + dir * n, ok = t >= 0 && t < len && !(x >> t & 1);
+                        for (int j = i + dir; ok && j != t; j += dir)
+                            ok = !(y >> j & 1);
+                        if (!ok)
+                            continue;
+                        e->moves++;
+                        e->ends += t == 0 || t == len - 1;
+                        e->caps += y >> t & 1;
+                        e->movers |= (uint8_t)(1u << i);
+                    }
+                }
+            }
+    for (int size = 6; size <= 8; size += 2) {
+        struct line *ln = size == 6 ? lines6 : lines8;
+        int k = 0, last = size - 1;
+        for (int i = 0; i < size; i++) {
+            ln[k++] = (struct line){(((1ULL << size) - 1) << (8 * i)), LINE_RANK, (uint8_t)i,
+                                    (uint8_t)size, i == 0 || i == last};
+            uint64_t m = 0;
+            for (int r = 0; r < size; r++)
+                m |= bit(8 * r + i);
+            ln[k++] = (struct line){m, LINE_FILE, (uint8_t)i, (uint8_t)size, i == 0 || i == last};
+        }
+        /* the diagonals (file - rank constant) and anti-diagonals (file +
+         * rank constant), each from its lowest file */
+        for (int anti = 0; anti < 2; anti++)
+            for (int c = 0; c < 2 * size - 1; c++) {
+                uint64_t m = 0;
+                int first = -1, len = 0;
+                for (int x = 0; x < size; x++) {
+                    int y = anti ? c - x : x - c + last;
+                    if (y < 0 || y > last)
+                        continue;
+                    m |= bit(8 * y + x);
+                    first = first < 0 ? x : first;
+                    len++;
+                }
+                ln[k++] = (struct line){m, LINE_DIAG, (uint8_t)first, (uint8_t)len, 0};
+            }
+        assert(k == (size == 6 ? 34 : 46));
+    }
 }
 
-LOA_DISPATCH(static, int, mobility_d, (const struct loa_state *s, int side, struct loa_mob *mob),
-             (s, side, mob), mobility(s, side, mob))
+/* The pattern of the pieces bb on line l: bit i its i-th square (by file
+ * on ranks and diagonals, by rank on files). */
+LOA_INLINE unsigned line_bits(uint64_t bb, const struct line *l)
+{
+    const unsigned lm = (1u << l->len) - 1;
+    switch (l->kind) {
+    case LINE_RANK:
+        return (unsigned)(bb >> (8 * l->shift)) & lm;
+    case LINE_FILE: /* the file's bits gathered into the top byte, rank order */
+        return (unsigned)((((bb >> l->shift) & FILE_A) * 0x0102040810204080ULL) >> 56) & lm;
+    default: /* one square a file: the ranks folded onto the top byte */
+        return (unsigned)(((bb & l->mask) * FILE_A) >> 56) >> l->shift & lm;
+    }
+}
+
+/* The squares of line l named by the pattern bits v. */
+LOA_INLINE uint64_t line_squares(unsigned v, const struct line *l)
+{
+    switch (l->kind) {
+    case LINE_RANK:
+        return (uint64_t)v << (8 * l->shift);
+    case LINE_FILE:
+        return file_spread[v] << l->shift;
+    default:
+        return ((uint64_t)(v << l->shift) * FILE_A) & l->mask;
+    }
+}
+
+LOA_INLINE int mobility(const struct loa_state *s, struct loa_mob mob[2])
+{
+    const struct line *ln = s->size == 6 ? lines6 : lines8;
+    const int nl = s->size == 6 ? 34 : 46;
+    const uint64_t b0 = s->bb[0], b1 = s->bb[1], occ = b0 | b1;
+    int moves[2] = {0, 0}, edge[2] = {0, 0}, caps[2] = {0, 0};
+    uint64_t movers[2] = {0, 0};
+    for (int i = 0; i < nl; i++) {
+        const struct line *l = &ln[i];
+        if (!(occ & l->mask))
+            continue;
+        const unsigned x0 = line_bits(b0, l), x1 = line_bits(b1, l);
+        const struct line_moves *t = &line_tab[line_off[l->len]];
+        const struct line_moves e0 = t[tern[x0] + 2 * tern[x1]], e1 = t[tern[x1] + 2 * tern[x0]];
+        moves[0] += e0.moves;
+        moves[1] += e1.moves;
+        edge[0] += l->edge ? e0.moves : e0.ends;
+        edge[1] += l->edge ? e1.moves : e1.ends;
+        caps[0] += e0.caps;
+        caps[1] += e1.caps;
+        movers[0] |= line_squares(e0.movers, l);
+        movers[1] |= line_squares(e1.movers, l);
+    }
+    for (int c = 0; c < 2; c++) {
+        mob[c].moves = moves[c];
+        mob[c].edge = edge[c];
+        mob[c].captures = caps[c];
+        mob[c].blocked = __builtin_popcountll(s->bb[c] & ~movers[c]);
+    }
+    return moves[0];
+}
+
+LOA_DISPATCH(static, int, mobility_d, (const struct loa_state *s, struct loa_mob mob[2]), (s, mob),
+             mobility(s, mob))
+
+void loa_mobility2(const struct loa_state *s, struct loa_mob mob[2]) { mobility_d(s, mob); }
 
 void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob)
 {
-    mobility_d(s, side, mob);
+    struct loa_mob both[2];
+    loa_mobility2(s, both);
+    *mob = both[side];
 }
 
 void loa_play(struct loa_state *s, gmove m)

@@ -59,6 +59,8 @@ struct loa_mob {
     int blocked;  /* pieces without a legal move */
 };
 void loa_mobility(const struct loa_state *s, int side, struct loa_mob *mob);
+/* Both sides' at once (mob[LOA_BLACK], mob[LOA_WHITE]). */
+void loa_mobility2(const struct loa_state *s, struct loa_mob mob[2]);
 void loa_play(struct loa_state *s, gmove m);
 int loa_connected(uint64_t bb);                              /* one group? */
 int loa_groups(uint64_t bb);                                 /* group count */

@@ -239,11 +239,13 @@ static void test_groups_and_eval(void **st)
 
 /* The evaluation's terms (computed on bitboards: sums of coordinates and
  * rings by popcounts, the spread by balls around the centre of mass, the
- * Euler number by bit quads, mobility with landing masks) against their
- * definitions, square by square, over random games on 8x8 and 6x6. */
+ * Euler number by bit quads, mobility a line at a time from a table of
+ * line patterns) and the mobility's captures against their definitions,
+ * square by square, over random games on 8x8 and 6x6. */
 static int ref_on(int x, int y, int last) { return x >= 0 && y >= 0 && x <= last && y <= last; }
 
-static void ref_terms(const struct loa_state *s, int side, char *buf, size_t n, const char *who)
+static void ref_terms(const struct loa_state *s, int side, char *buf, size_t n, const char *who,
+                      int *caps)
 {
     const int last = s->size == 6 ? 5 : 7;
     const uint64_t own = s->bb[side], opp = s->bb[side ^ 1], occ = own | opp;
@@ -301,6 +303,7 @@ static void ref_terms(const struct loa_state *s, int side, char *buf, size_t n, 
     /* moves: as many squares as pieces on the line, over own pieces, not
      * over enemy ones, not onto an own piece or off the board */
     int moves = 0, edge = 0, blocked = 0;
+    *caps = 0;
     for (int sq = 0; sq < 64; sq++) {
         if (!(own >> sq & 1))
             continue;
@@ -324,6 +327,7 @@ static void ref_terms(const struct loa_state *s, int side, char *buf, size_t n, 
             if (ok) {
                 mine++;
                 edge += x == 0 || y == 0 || x == last || y == last;
+                *caps += (int)(opp >> (y * 8 + x) & 1);
             }
         }
         moves += mine;
@@ -347,9 +351,18 @@ static void test_eval_terms_reference(void **st)
         load(&s, game % 2 ? LOA_START6 : LOA_START);
         for (int ply = 0; ply < 150 && !loa_decided(&s); ply++) {
             char got[512], want[512], a[240], b[240];
+            int caps[2];
+            struct loa_mob mob[2];
             loa_eval_terms(&s, &loa_default_weights, got, sizeof got);
-            ref_terms(&s, s.side, a, sizeof a, "us");
-            ref_terms(&s, s.side ^ 1, b, sizeof b, "them");
+            ref_terms(&s, s.side, a, sizeof a, "us", &caps[s.side]);
+            ref_terms(&s, s.side ^ 1, b, sizeof b, "them", &caps[s.side ^ 1]);
+            loa_mobility2(&s, mob);
+            for (int c = 0; c < 2; c++) {
+                struct loa_mob one;
+                loa_mobility(&s, c, &one);
+                assert_memory_equal(&one, &mob[c], sizeof one);
+                assert_int_equal(mob[c].captures, caps[c]);
+            }
             snprintf(want, sizeof want, "%s%s tempo=%d", a, b, loa_default_weights.tempo);
             const char *terms = strchr(got, ' ');
             assert_non_null(terms);
