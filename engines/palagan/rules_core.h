@@ -1029,7 +1029,10 @@ static inline __attribute__((always_inline)) bool occupy_try(const struct pal_ge
     bool ok;
     int got = po_occupy_eval(g, p, m, L, want >= 2 ? want : 0, &libs, &ok);
     if ((want == 0 || (want == 1 ? got > 0 : libs >= want)) && ok) {
-        po_apply(g, p, m, dir);
+        if (PAL_KIND(m) == PAL_SUMMON) /* (the kind known here: occupy's candidates) */
+            po_apply_kind(g, p, m, -1, PAL_SUMMON);
+        else
+            po_apply_kind(g, p, m, dir, PAL_STEP);
         return true;
     }
     return false;
