@@ -134,6 +134,8 @@ struct mcts {
     char pad1[MC_LINE];
     struct mc_params par;
     struct pal_policy pol;
+#define MC_BVAL 64
+    float bval[2 * MC_BVAL + 1]; /* black_val of -64 .. 64, for this search's par */
     int nthreads;              /* search threads (mc_set_threads) */
     struct mc_worker *w;       /* their workers, w[0] the calling thread's */
     uint64_t seed;             /* of the workers' random streams */
