@@ -184,8 +184,6 @@ LOA_INLINE int gen_side(const struct loa_state *s, int side, gmove *out, int cap
     return n;
 }
 
-LOA_DISPATCH(, int, loa_count, (const struct loa_state *s, int side), (s, side),
-             gen_side(s, side, NULL, 0))
 LOA_DISPATCH(, int, loa_gen, (const struct loa_state *s, gmove *out), (s, out),
              gen_side(s, s->side, out, 0))
 LOA_DISPATCH(, int, loa_gen_captures, (const struct loa_state *s, gmove *out), (s, out),
@@ -349,6 +347,27 @@ LOA_INLINE int mobility(const struct loa_state *s, struct loa_mob mob[2])
 
 LOA_DISPATCH(static, int, mobility_d, (const struct loa_state *s, struct loa_mob mob[2]), (s, mob),
              mobility(s, mob))
+
+/* The legal moves of `side`: the table's count, line by line (perft's last
+ * ply, the no-move test). */
+LOA_INLINE int count_side(const struct loa_state *s, int side)
+{
+    const struct line *ln = s->size == 6 ? lines6 : lines8;
+    const int nl = s->size == 6 ? 34 : 46;
+    const uint64_t own = s->bb[side], opp = s->bb[side ^ 1];
+    int moves = 0;
+    for (int i = 0; i < nl; i++) {
+        const struct line *l = &ln[i];
+        if (!(own & l->mask))
+            continue;
+        const unsigned x = line_bits(own, l), y = line_bits(opp, l);
+        moves += line_tab[line_off[l->len] + tern[x] + 2 * tern[y]].moves;
+    }
+    return moves;
+}
+
+LOA_DISPATCH(, int, loa_count, (const struct loa_state *s, int side), (s, side),
+             count_side(s, side))
 
 void loa_mobility2(const struct loa_state *s, struct loa_mob mob[2]) { mobility_d(s, mob); }
 
