@@ -147,6 +147,13 @@ static int check_tactical_sets(const struct fetlar_state *s, gmove *want)
  * king captured against three attackers, and against two and the throne;
  * the attackers' blocks beside a king on the edge; captures against a
  * corner and the empty throne. */
+/* The start position, for the random games below. */
+static void start_position(struct fetlar_state *s)
+{
+    char err[GAME_ERR_LEN];
+    assert_int_equal(fetlar_game.parse_pos(s, NULL, fetlar_start_pos, err, sizeof err), GAME_OK);
+}
+
 static void test_tactical_sets(void **state)
 {
     (void)state;
@@ -174,8 +181,7 @@ static void test_tactical_sets(void **state)
     long positions = 0, quiescence = 0;
     for (int g = 0; g < 1000; g++) {
         struct fetlar_state s;
-        char err[GAME_ERR_LEN];
-        assert_int_equal(fetlar_game.parse_pos(&s, NULL, fetlar_start_pos, err, sizeof err), GAME_OK);
+        start_position(&s);
         for (int ply = 0; ply < 400; ply++) {
             gmove mv[FETLAR_MAX_MOVES];
             int k = check_tactical_sets(&s, want), n = fetlar_gen(&s, mv, FETLAR_MAX_MOVES);
@@ -427,8 +433,7 @@ static void test_corner_distance(void **state)
     long checked = 0, far = 0;
     for (int g = 0; g < 300; g++) {
         struct fetlar_state s;
-        char err[GAME_ERR_LEN];
-        assert_int_equal(fetlar_game.parse_pos(&s, NULL, fetlar_start_pos, err, sizeof err), GAME_OK);
+        start_position(&s);
         for (int ply = 0; ply < 300 && s.over == FETLAR_PLAYING; ply++) {
             /* the state's bitboards, kept move by move, against the board */
             uint64_t bb[2][2] = {{0}};
