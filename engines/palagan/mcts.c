@@ -306,11 +306,9 @@ static bool mendable(const struct pal_geom *g, const struct pal_state *s1)
     return false;
 }
 
-static void set_edge(struct mc_edge *e, pal_man m, unsigned key, float prior_n,
-                     float prior_w)
+static void set_edge(struct mc_edge *e, unsigned key, float prior_n, float prior_w)
 {
     memset(e, 0, sizeof *e);
-    e->man = m;
     e->key = (uint16_t)key;
     ST(e->n, (uint32_t)prior_n);
     e->pn = (uint16_t)prior_n;
@@ -365,8 +363,7 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
     const float pn = (float)t->par.prior_n;
     uint32_t k = 0;
     if (s->nman == 0 || pal_can_end(g, s)) /* pass, or end after one */
-        set_edge(&t->edges[base + k++], 0, PAL_KEY_END, pn,
-                 pn * prior_value(t, g, s, s, true));
+        set_edge(&t->edges[base + k++], PAL_KEY_END, pn, pn * prior_value(t, g, s, s, true));
     for (int i = 0; i < n; i++) {
         struct pal_state c = *s;
         pal_apply(g, &c, list[i]);
@@ -374,8 +371,9 @@ static bool expand(struct mcts *t, uint32_t ni, const struct pal_state *s)
         if (!ok)
             continue;
         bool ends = s->nman == 1 || s->first;
-        set_edge(&t->edges[base + k++], list[i], pal_man_key(g, list[i]), pn,
-                 pn * prior_value(t, g, s, &c, ends));
+        const unsigned key = pal_man_key(g, list[i]);
+        assert(pal_key_man(g, key) == list[i]);
+        set_edge(&t->edges[base + k++], key, pn, pn * prior_value(t, g, s, &c, ends));
     }
     node->edges = base;
     node->nedges = (uint16_t)k;
@@ -405,7 +403,7 @@ static void grave_table(struct mcts *t, struct mc_worker *w, int side, uint32_t 
     const struct mc_node *r = &t->nodes[ref];
     for (uint32_t i = r->edges; i < r->edges + r->nedges; i++) {
         struct mc_edge *e = &t->edges[i];
-        if (!e->man)
+        if (e->key == PAL_KEY_END)
             continue;
         w->gseen[side][e->key] = stamp;
         w->gn[side][e->key] = LD(e->an);
@@ -448,7 +446,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
         } else {
             const uint32_t en = LD(e->n);
             double n = en, an = LD(e->an), aw = LD(e->aw);
-            if (grave && e->man && w->gseen[gs][e->key] == gst) {
+            if (grave && e->key != PAL_KEY_END && w->gseen[gs][e->key] == gst) {
                 an = w->gn[gs][e->key];
                 aw = w->gw[gs][e->key];
             }
@@ -557,10 +555,10 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
         d++;
         w->trace.side[w->trace.n] = s.stm;
         w->trace.key[w->trace.n++] = e->key;
-        if (e->man == 0) {
+        if (e->key == PAL_KEY_END) {
             pal_end_turn(&s);
         } else {
-            pal_apply(g, &s, e->man);
+            pal_apply(g, &s, pal_key_man(g, e->key));
             if (s.nman >= (s.first ? 1 : 2))
                 pal_end_turn(&s);
         }
@@ -712,10 +710,10 @@ static uint32_t find_node(struct mcts *t, uint32_t ni, const struct pal_state *s
         if (!ch)
             continue;
         struct pal_state c = *s;
-        if (e->man == 0) {
+        if (e->key == PAL_KEY_END) {
             pal_end_turn(&c);
         } else {
-            pal_apply(g, &c, e->man);
+            pal_apply(g, &c, pal_key_man(g, e->key));
             if (c.nman >= (c.first ? 1 : 2))
                 pal_end_turn(&c);
         }
@@ -775,9 +773,9 @@ static gmove extract(struct mcts *t, const struct pal_state *root)
 {
     const struct pal_geom *g = pal_geom(root->n);
     int ei = best_edge(t, t->root);
-    if (ei < 0 || t->edges[ei].man == 0)
+    if (ei < 0 || t->edges[ei].key == PAL_KEY_END)
         return PAL_PASS;
-    pal_man m1 = t->edges[ei].man, m2 = 0;
+    pal_man m1 = pal_key_man(g, t->edges[ei].key), m2 = 0;
     if (root->first)
         return PAL_TURN(m1, 0);
     struct pal_state s1 = *root;
@@ -785,7 +783,7 @@ static gmove extract(struct mcts *t, const struct pal_state *root)
     uint32_t c = LDA(t->edges[ei].child);
     int ej = c && LDA(t->nodes[c].expanded) == 1 ? best_edge(t, c) : -1;
     if (ej >= 0 && LD(t->edges[ej].n) > t->edges[ej].pn)
-        m2 = t->edges[ej].man;
+        m2 = pal_key_man(g, t->edges[ej].key);
     else
         m2 = fallback_m2(g, &s1);
     return PAL_TURN(m1, m2);
@@ -808,10 +806,10 @@ static void format_pv(struct mcts *t, const struct pal_state *root, int first, c
         if (ei < 0 || LD(t->edges[ei].n) == t->edges[ei].pn)
             break;
         struct mc_edge *e = &t->edges[ei];
-        bool end = e->man == 0;
+        bool end = e->key == PAL_KEY_END;
         if (!end) {
-            turn[nt++] = e->man;
-            pal_apply(g, &s, e->man);
+            turn[nt++] = pal_key_man(g, e->key);
+            pal_apply(g, &s, turn[nt - 1]);
             end = s.nman >= (s.first ? 1 : 2);
         }
         if (end) {

@@ -33,14 +33,17 @@
 #include "../../search/request.h"
 #include "palagan.h"
 
-/* The fields other threads may touch during a search are atomic; man, key
- * and pn are written before the edge is published (node->expanded). */
+/* The fields other threads may touch during a search are atomic; key and
+ * pn are written before the edge is published (node->expanded).  The
+ * maneuver is not kept: pal_key_man gives it back from the key, so an edge
+ * is 24 bytes, not 28 (more of a node's edges to a cache line when
+ * select_edge reads them all). */
 struct mc_edge {
-    pal_man man;             /* 0: pass (turn start) or end the turn (after one) */
     _Atomic uint32_t child;  /* node index, 0 = none yet */
     _Atomic uint32_t n, an;  /* visits (plus virtual losses in flight), AMAF visits */
     _Atomic float w, aw;     /* wins of the mover at the parent (draw = 1/2) */
-    uint16_t key;            /* pal_man_key, PAL_KEY_END for man 0 */
+    uint16_t key;            /* pal_man_key; PAL_KEY_END: the pass (turn start)
+                              * or the end of the turn (after one maneuver) */
     uint16_t pn;             /* prior visits included in n */
 };
 

@@ -198,6 +198,8 @@ struct rng;
 #define PAL_KEY_END (PAL_MAX_CELLS * 7)
 #define PAL_KEYS (PAL_KEY_END + 1)
 unsigned pal_man_key(const struct pal_geom *g, pal_man m);
+/* The maneuver of a key (its inverse; 0 for PAL_KEY_END). */
+pal_man pal_key_man(const struct pal_geom *g, unsigned key);
 
 #define PAL_TRACE_MAX 2048
 struct pal_trace {

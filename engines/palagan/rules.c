@@ -248,6 +248,18 @@ unsigned pal_man_key(const struct pal_geom *g, pal_man m)
     return PAL_KEY_END;
 }
 
+pal_man pal_key_man(const struct pal_geom *g, unsigned key)
+{
+    assert(key <= PAL_KEY_END);
+    if (key == PAL_KEY_END)
+        return 0;
+    if (key < PAL_MAX_CELLS)
+        return PAL_MAN(PAL_SUMMON, 0, key);
+    const unsigned f = (key - PAL_MAX_CELLS) / 6, k = (key - PAL_MAX_CELLS) % 6;
+    assert(g->step[f][k] >= 0);
+    return PAL_MAN(PAL_STEP, f, (unsigned)g->step[f][k]);
+}
+
 void pal_end_turn(struct pal_state *s) { pal_end_turn_inline(s); }
 
 void pal_play_turn(const struct pal_geom *g, struct pal_state *s, gmove t)

@@ -468,8 +468,35 @@ static void assert_root_is(const struct mcts *t, const struct pal_state *s)
     assert_true(r->expanded);
     assert_int_equal(r->side, s->stm);
     for (uint32_t i = r->edges; i < r->edges + r->nedges; i++)
-        if (t->edges[i].man)
-            assert_true(pal_man_ok(g, s, t->edges[i].man));
+        if (t->edges[i].key != PAL_KEY_END)
+            assert_true(pal_man_ok(g, s, pal_key_man(g, t->edges[i].key)));
+}
+
+/* pal_key_man undoes pal_man_key (the tree keeps only the key): for every
+ * board size, every summon and every step of the geometry. */
+static void test_key_man(void **state)
+{
+    (void)state;
+    for (int n = PAL_MIN_N; n <= PAL_MAX_N; n++) {
+        const struct pal_geom *g = pal_geom(n);
+        int steps = 0;
+        assert_int_equal(pal_key_man(g, PAL_KEY_END), 0);
+        for (int c = 0; c < g->ncells; c++) {
+            pal_man m = PAL_MAN(PAL_SUMMON, 0, c);
+            assert_int_equal(pal_man_key(g, m), (unsigned)c);
+            assert_int_equal(pal_key_man(g, (unsigned)c), m);
+            for (int k = 0; k < PAL_NDIR; k++) {
+                if (g->step[c][k] < 0)
+                    continue;
+                m = PAL_MAN(PAL_STEP, c, g->step[c][k]);
+                unsigned key = pal_man_key(g, m);
+                assert_true(key >= PAL_MAX_CELLS && key < PAL_KEY_END);
+                assert_int_equal(pal_key_man(g, key), m);
+                steps++;
+            }
+        }
+        assert_true(steps > 0);
+    }
 }
 
 /* TreeReuse: the next search starts from the old tree's node for the new
@@ -949,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_playout_lists),
         cmocka_unit_test(test_fast_cpu_same_playouts),
         cmocka_unit_test(test_playout_mod),
+        cmocka_unit_test(test_key_man),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_grave),
         cmocka_unit_test(test_threads_legal),
