@@ -416,8 +416,12 @@ static void grave_table(struct mcts *t, struct mc_worker *w, int side, uint32_t 
 /* The proven value of node ni (0: unknown). */
 static inline int8_t proven_of(struct mcts *t, uint32_t ni) { return LD(t->nodes[ni].proven); }
 
-static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc_node *node,
-                            bool grave)
+/* select_edge's loop; pchild: read the children's proven values (when
+ * none is proven the loads are skipped: a child node is a random access
+ * an edge). */
+static inline __attribute__((always_inline)) uint32_t
+select_in(struct mcts *t, const struct mc_worker *w, struct mc_node *node, bool grave,
+          const bool pchild)
 {
     const double logn = log((double)LD(node->n) + 1.0);
     const double b = t->par.rave_bias;
@@ -436,7 +440,7 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
         struct mc_edge *e = &e0[i];
         /* (no child: node 0, never proven -- one load, not a test that
          * goes either way edge after edge) */
-        const int8_t pr = LD(nodes[LDA(e->child)].proven);
+        const int8_t pr = pchild ? LD(nodes[LDA(e->child)].proven) : 0;
         double v;
         if (__builtin_expect(pr != 0, 0)) {
             int sg = proven_sign(pr, node->side);
@@ -464,6 +468,13 @@ static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc
         bestv = v > bestv ? v : bestv;
     }
     return node->edges + best;
+}
+
+static uint32_t select_edge(struct mcts *t, const struct mc_worker *w, struct mc_node *node,
+                            bool grave)
+{
+    return LD(node->pchild) ? select_in(t, w, node, grave, true)
+                            : select_in(t, w, node, grave, false);
 }
 
 /* Mark ni proven if its edges decide it; returns whether it is. */
@@ -603,9 +614,13 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
      * the only ones with it) are never hit -- no test of man below */
     w->amaf[0][PAL_KEY_END] = w->amaf[1][PAL_KEY_END] = 0;
     bool proving = true;
+    /* the node below pn[i] is proven: pn[i] is told (pchild) */
+    bool below = LD(t->nodes[cur].proven) != 0;
     const float vb = black_val(t, outcome);
     for (int i = d - 1; i >= 0; i--) {
         struct mc_node *node = &t->nodes[pn[i]];
+        if (below && !LD(node->pchild))
+            ST(node->pchild, 1);
         const int side = node->side;
         const float r = side_val(vb, side);
         struct mc_edge *e = &t->edges[pe[i]];
@@ -647,6 +662,7 @@ static void simulate(struct mcts *t, struct mc_worker *w, const struct pal_state
             else
                 proving = try_prove(t, pn[i]);
         }
+        below = LD(node->proven) != 0;
     }
     add_u64_sims(t, mt);
 }

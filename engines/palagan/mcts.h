@@ -56,7 +56,9 @@ struct mc_node {
     uint8_t side;     /* to act */
     _Atomic uint8_t expanded;
     _Atomic int8_t proven; /* 0 unknown, else final capture difference (black - white) + 64 */
-    uint8_t pad[3];
+    _Atomic uint8_t pchild; /* 1: a child may be proven (set when one is; select_edge
+                             * reads the children's `proven` only then) */
+    uint8_t pad[2];
 };
 
 #define MC_MAX_THREADS 256

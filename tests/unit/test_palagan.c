@@ -572,6 +572,25 @@ static void test_grave(void **state)
 
 /* ---- Threads: tree parallelism on the shared tree ----------------------- */
 
+/* Below node k: every node with a proven child says so (pchild: select_edge
+ * reads the children's proven values only then); the nodes visited. */
+static uint32_t assert_pchild(const struct mcts *t, uint32_t k)
+{
+    const struct mc_node *x = &t->nodes[k];
+    uint32_t seen = 1;
+    if (x->expanded != 1)
+        return seen;
+    for (uint32_t i = x->edges; i < x->edges + x->nedges; i++) {
+        const uint32_t c = t->edges[i].child;
+        if (!c)
+            continue;
+        if (t->nodes[c].proven)
+            assert_true(x->pchild);
+        seen += assert_pchild(t, c);
+    }
+    return seen;
+}
+
 /* The statistics of the root add up after a search: every simulation went
  * through one root edge (none is left with a virtual loss, no update was
  * lost), and every node and edge index is inside the pools. */
@@ -598,6 +617,7 @@ static void assert_tree_sound(struct mcts *t)
         if (x->expanded == 1)
             assert_true(x->edges + x->nedges <= t->nedges);
     }
+    assert_true(assert_pchild(t, t->root) >= 1);
 }
 
 static void assert_legal(const struct pal_state *s, gmove m)
