@@ -439,7 +439,8 @@ select_in(struct mcts *t, const struct mc_worker *w, struct mc_node *node, bool 
     for (uint32_t i = 0; i < ne; i++) {
         struct mc_edge *e = &e0[i];
         /* (no child: node 0, never proven -- one load, not a test that
-         * goes either way edge after edge) */
+         * goes either way edge after edge; and none at all while no
+         * child is proven) */
         const int8_t pr = pchild ? LD(nodes[LDA(e->child)].proven) : 0;
         double v;
         if (__builtin_expect(pr != 0, 0)) {
