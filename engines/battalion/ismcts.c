@@ -155,7 +155,9 @@ static const struct {
     FLAG(infer_bids),         FLAG(collect_heuristic), DBL(final, 0, 1),
     FLAG(infer_collect),      DBL(opp_model, 0, 1),   DBL(eval_scale, 0.01, 1000),
     FLAG(leaf),               FLAG(abstract),         FLAG(abstract_discard),
-    FLAG(crn),                FLAG(expand_heuristic),
+    FLAG(crn),                FLAG(expand_heuristic), FLAG(bid_heuristic),
+    FLAG(opp_model_bid),      FLAG(opp_model_collect),  DBL(rollout_temp, 0, 100),
+    DBL(prog_bias, 0, 100),   FLAG(root_sym),
 };
 #undef DBL
 #undef FLAG
@@ -254,6 +256,25 @@ void bat_tree_free(struct bat_tree *t)
         return;
     free(t->n);
     free(t);
+}
+
+int bat_unsearched(const struct bat_search_params *p, const struct bat_state *v)
+{
+    return (p->collect_heuristic && v->phase <= BAT_DISCARD) ||
+           (p->bid_heuristic && v->phase == BAT_BID);
+}
+
+int bat_tree_children(const struct bat_tree *t, int32_t node, int32_t *kids, gmove *moves,
+                      int max)
+{
+    int n = 0;
+    if (node < 0 || (size_t)node >= t->used)
+        return 0;
+    for (int32_t c = t->n[node].child; c >= 0 && n < max; c = t->n[c].sibling, n++) {
+        kids[n] = c;
+        moves[n] = t->n[c].move;
+    }
+    return n;
 }
 
 /* ---- determinization ---------------------------------------------------- */
@@ -497,8 +518,13 @@ static int cut(const struct bat_state *st, int attacks_end)
     return bat_over(st) || (st->phase == BAT_ATTACK && st->attacks >= attacks_end);
 }
 
-static gmove playout_move(const struct bat_state *st, double eps, struct rng *r)
+static gmove playout_move(const struct bat_state *st, double eps, double temp, struct rng *r)
 {
+    if (temp > 0 && st->phase == BAT_ATTACK) { /* `rollout_temp`: the attack by softmax */
+        gmove m = bat_softmax_attack(st, temp, r);
+        if (m != GAME_MOVE_NONE)
+            return m;
+    }
     if (eps > 0 && rng_double(r) < eps) {
         gmove c[BAT_MAX_CAND];
         int n = bat_candidates(st, BAT_ACTIONS_PRUNED, c, BAT_MAX_CAND);
@@ -513,7 +539,8 @@ void bat_playout(struct bat_state *st, int attacks_end,
 {
     double eps_opp = p->epsilon_opp < 0 ? p->epsilon : p->epsilon_opp;
     for (int guard = 0; guard < 4096 && !cut(st, attacks_end); guard++) {
-        gmove m = playout_move(st, st->act == me ? p->epsilon : eps_opp, r);
+        gmove m = st->act == me ? playout_move(st, p->epsilon, p->rollout_temp, r)
+                                : playout_move(st, eps_opp, 0, r);
         if (m == GAME_MOVE_NONE)
             break;
         bat_play(st, m);
@@ -618,6 +645,52 @@ static gmove discard_key(const struct bat_state *st, gmove m)
     if (bat_mkind(m) != BAT_M_DISCARD)
         return m;
     return bat_move(BAT_M_DISCARD, 0, 0, bat_suit(c) * 13 + (st->hand[st->act][c] == 2));
+}
+
+/* `root_sym`: the root's discards by what tells them apart (ranks do not
+ * count): the card's suit, how many of it the seat holds, how many of those
+ * are publicly known, and whether its twin is out of play for the others
+ * (in the pile, in the battle, known in another hand); every discard of a
+ * class is keyed by the class's first candidate. */
+static void discard_classes(const struct bat_state *st, const gmove *cand, int nc, gmove *key)
+{
+    int cls[BAT_MAX_CAND], me = st->act;
+    uint8_t out[BAT_NCARD];
+    memset(out, 0, sizeof out);
+    for (int i = 0; i < st->npile; i++)
+        out[st->pile[i]]++;
+    for (int c = 0; c < BAT_NCARD; c++) {
+        out[c] = (uint8_t)(out[c] + st->battle[c]);
+        for (int s = 0; s < st->nseats; s++)
+            if (s != me)
+                out[c] = (uint8_t)(out[c] + st->known[s][c]);
+    }
+    for (int i = 0; i < nc; i++) {
+        int c = bat_mvalue(cand[i]);
+        if (bat_mkind(cand[i]) != BAT_M_DISCARD) {
+            cls[i] = -1 - i;
+            key[i] = cand[i];
+            continue;
+        }
+        cls[i] = bat_suit(c) * 64 + st->hand[me][c] * 16 + st->known[me][c] * 4 + (out[c] > 0);
+        key[i] = cand[i];
+        for (int j = 0; j < i; j++)
+            if (cls[j] == cls[i]) {
+                key[i] = cand[j];
+                break;
+            }
+    }
+}
+
+gmove bat_discard_class(const struct bat_state *st, gmove m)
+{
+    gmove cand[BAT_MAX_CAND], key[BAT_MAX_CAND];
+    int nc = bat_candidates(st, BAT_ACTIONS_PRUNED, cand, BAT_MAX_CAND);
+    discard_classes(st, cand, nc, key);
+    for (int i = 0; i < nc; i++)
+        if (cand[i] == m)
+            return key[i];
+    return m;
 }
 
 gmove bat_move_key(const struct bat_state *st, gmove m)
@@ -789,8 +862,8 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             rep->best = cand[0];
             return cand[0];
         }
-        if (p->collect_heuristic && root.phase <= BAT_DISCARD) {
-            /* the collection played the heuristic's way, unsearched */
+        if (bat_unsearched(p, &root)) {
+            /* the collection (or the bid) played the heuristic's way, unsearched */
             report(t, &root, p, 0, t0, rep);
             rep->best = bat_heuristic_move(&root, r);
             return rep->best;
@@ -837,6 +910,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             int nc = bat_candidates(&d, p->actions, cand, BAT_MAX_CAND), nun = 0, besti = -1;
             uint8_t tried[BAT_MAX_CAND];
             const gmove *keys = cand;
+            gmove hkey = GAME_MOVE_NONE;
             int32_t best = -1;
             double bv = -1e300;
             if (nc <= 0)
@@ -847,12 +921,18 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 for (int i = 0; i < nc; i++)
                     key[i] = key_of(cand[i], pairs);
                 keys = key;
+            } else if (p->root_sym && d.phase == BAT_DISCARD && cur == 0) {
+                discard_classes(&d, cand, nc, key);
+                keys = key;
             } else if (p->abstract_discard && d.phase == BAT_DISCARD && cur != 0) {
                 for (int i = 0; i < nc; i++)
                     key[i] = discard_key(&d, cand[i]);
                 keys = key;
             }
-            if (d.act != root.act && p->opp_model > 0 && rng_double(rw) < p->opp_model) {
+            if (d.act != root.act &&
+                ((p->opp_model_collect && d.phase <= BAT_DISCARD) ||
+                 (p->opp_model_bid && d.phase == BAT_BID) ||
+                 (p->opp_model > 0 && rng_double(rw) < p->opp_model))) {
                 /* the opponent model: another seat plays the heuristic */
                 gmove m = bat_heuristic_move(&d, rw);
                 gmove mk = p->abstract ? bat_move_key(&d, m) : m;
@@ -882,6 +962,15 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 for (int i = 0; i < nc; i++)
                     if (find_move(&t->ix, keys, keys[i]) != i)
                         tried[i] = 1;
+            if (p->prog_bias > 0 && t->n[cur].child >= 0) {
+                /* `prog_bias`: the heuristic's move gets a bonus fading with visits */
+                gmove h = bat_heuristic_move(&d, rw);
+                for (int i = 0; i < nc; i++)
+                    if (cand[i] == h) {
+                        hkey = keys[i];
+                        break;
+                    }
+            }
             for (int32_t c = t->n[cur].child; c >= 0; c = t->n[c].sibling) {
                 struct node *ch = &t->n[c];
                 int i = find_move(&t->ix, keys, ch->move);
@@ -892,6 +981,8 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                 {
                     double v = ch->reward[ch->player] / ch->visits +
                                p->explore * sqrt(log((double)ch->avail) / ch->visits);
+                    if (ch->move == hkey)
+                        v += p->prog_bias / (ch->visits + 1);
                     if (v > bv) {
                         bv = v;
                         best = c;
@@ -1065,7 +1156,7 @@ gmove bat_search_par(struct bat_tree *const *trees, int nthreads, const struct b
         bat_make_view(view, view->act, &root);
     nc = bat_candidates(&root, p->actions, cand, BAT_MAX_CAND);
     /* nothing to search (bat_search answers at once): one thread */
-    if (nthreads == 1 || nc <= 1 || (p->collect_heuristic && root.phase <= BAT_DISCARD))
+    if (nthreads == 1 || nc <= 1 || bat_unsearched(p, &root))
         return bat_search(trees[0], view, p, &r[0], rep);
     memset(&sh, 0, sizeof sh);
     atomic_init(&sh.stop, false);

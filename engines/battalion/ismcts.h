@@ -66,6 +66,11 @@ struct bat_search_params {
     double epsilon;       /* playout: chance of a random candidate move */
     double epsilon_opp;   /* ... for the other seats than the searching one
                            * (< 0: the same as epsilon) */
+    double rollout_temp;  /* > 0: the searching seat's playout attacks are drawn by
+                           * softmax over the heuristic's scores at this
+                           * temperature (points), not the heuristic's best */
+    double prog_bias;     /* > 0: in the tree a child that is the heuristic's move
+                           * gets prog_bias / (visits + 1) more */
     double eval_strength; /* leaf value: chips per point of the best suit in hand */
     double eval_scale;    /* leaf value: width of the reward's sigmoid, in chips */
     int leaf;             /* 0: leaf value chips + eval_strength x best-suit points;
@@ -81,6 +86,8 @@ struct bat_search_params {
                            * the best mean among those visited >= f times as
                            * often as the most visited */
     double opp_model;     /* chance that another seat plays the heuristic in the tree */
+    int opp_model_bid;    /* 1: in the tree another seat always bids the heuristic's way */
+    int opp_model_collect; /* 1: ... and plays its collection the heuristic's way */
     double infer;         /* chance that a determinization uses the public record
                            * (`shown`) of a seat: its older cards avoid the suits
                            * it played whole, skipped or surrendered to */
@@ -92,12 +99,17 @@ struct bat_search_params {
     int abstract;         /* 1: the tree's children are keyed by what a move is worth,
                            * not by its ranks (bat_move_key), so determinizations
                            * whose hands differ only in ranks share statistics */
+    int root_sym;         /* 1: the root's discards that differ only in ranks (the same
+                           * suit, count held, count known, twin out of play or
+                           * not) are one child (bat_discard_class) */
     int abstract_discard; /* 1: also a collection discard below the root, keyed by
                            * its suit and whether it breaks a twin */
     int crn;              /* 1: common random numbers at the root: the k-th visit of
                            * every root action uses the same determinization */
     int expand_heuristic; /* 1: a node's first new child is the heuristic's move
                            * (when among its untried candidates), not a random one */
+    int bid_heuristic;    /* 1: the bid is the heuristic's (one under the best suit
+                           * when that is >= 5 and beats the high bid), unsearched */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -113,6 +125,11 @@ struct bat_search_params {
 
 void bat_search_defaults(struct bat_search_params *p);
 
+/* Does the search answer in the view v's phase with the heuristic's move,
+ * unsearched (collect_heuristic in the collection, bid_heuristic in the
+ * bidding)? */
+int bat_unsearched(const struct bat_search_params *p, const struct bat_state *v);
+
 /* The determinization of the `crn` search's k-th visit of a root action:
  * from the seat's view only, dealt by a generator seeded from (base, k)
  * and left in *rr for the rest of the iteration; the same for every root
@@ -127,6 +144,13 @@ void bat_crn_determinize(const struct bat_state *view, const struct bat_search_p
  * Ranks do not count in Battalion, so two moves with one key are worth the
  * same. */
 gmove bat_move_key(const struct bat_state *st, gmove m);
+
+/* The `root_sym` key of discard m in st (the seat to act discarding): the
+ * first of the seat's candidates (bat_candidates order) whose card has the
+ * same suit, count in the hand, count publicly known there, and whose twin
+ * is out of play for the others (in the pile, in a battle, known in another
+ * hand) or not.  Any other move is its own key. */
+gmove bat_discard_class(const struct bat_state *st, gmove m);
 
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
@@ -144,6 +168,12 @@ const char *bat_search_range(const char *name, char *buf, size_t n);
 struct bat_tree;
 struct bat_tree *bat_tree_new(size_t max_nodes);
 void bat_tree_free(struct bat_tree *t);
+
+/* The children of node `node` of the last search's tree (0: the root), in
+ * sibling order: their indices (for their own children) and moves, at most
+ * max; their number (0 for a node that is not there).  For tests. */
+int bat_tree_children(const struct bat_tree *t, int32_t node, int32_t *kids, gmove *moves,
+                      int max);
 
 /* Search from `view` (a view whose viewer is the seat to act, or a full
  * state: then the search uses only the view of the seat to act). */

@@ -2,6 +2,7 @@
  * candidate moves.  See policy.h. */
 #include "policy.h"
 
+#include <math.h>
 #include <string.h>
 
 gmove bat_random_move(const struct bat_state *st, struct rng *r)
@@ -50,6 +51,65 @@ static int best_suit(const uint8_t *hand)
     return best;
 }
 
+int bat_attack_scores(const struct bat_state *st, struct bat_attack_score *out)
+{
+    int me = st->act, minp = bat_attack_min(st), unseen[4], total, n = 0;
+    int unk[BAT_MAX_SEATS];
+    const uint8_t *hand = st->hand[me];
+    unseen_by_suit(st, me, unseen, &total);
+    for (int t = 0; t < st->nseats; t++)
+        unk[t] = st->size[t] - bat_set_count(st->known[t]);
+    for (int s = 0; s < 4; s++) {
+        int p = bat_suit_points(hand, s);
+        if (s == st->last_suit || p == 0 || p < minp)
+            continue;
+        for (int t = 0; t < st->nseats; t++) {
+            double e, gain;
+            if (t == me)
+                continue;
+            e = bat_suit_points(st->known[t], s);
+            if (total > 0)
+                e += 1.15 * unk[t] * unseen[s] / (double)total;
+            gain = p - e;
+            if (gain > 0) {
+                if (gain > st->chips[t])
+                    gain = st->chips[t];
+            } else {
+                gain *= 2;
+            }
+            out[n].suit = s;
+            out[n].target = t;
+            out[n].gain = gain + 0.01 * st->chips[t];
+            n++;
+        }
+    }
+    return n;
+}
+
+gmove bat_softmax_attack(const struct bat_state *st, double temp, struct rng *r)
+{
+    struct bat_attack_score sc[4 * BAT_MAX_SEATS];
+    double w[4 * BAT_MAX_SEATS], sum = 0, mx = -1e9, x;
+    uint8_t set[BAT_NCARD];
+    int n, i;
+    if (st->phase != BAT_ATTACK || bat_over(st) || (st->is_view && st->viewer != st->act))
+        return GAME_MOVE_NONE;
+    n = bat_attack_scores(st, sc);
+    if (n == 0)
+        return GAME_MOVE_NONE;
+    for (i = 0; i < n; i++)
+        if (sc[i].gain > mx)
+            mx = sc[i].gain;
+    for (i = 0; i < n; i++)
+        sum += w[i] = exp((sc[i].gain - mx) / temp);
+    x = rng_double(r) * sum;
+    for (i = 0; i < n - 1 && x >= w[i]; i++)
+        x -= w[i];
+    memset(set, 0, sizeof set);
+    memcpy(set + sc[i].suit * 13, st->hand[st->act] + sc[i].suit * 13, 13);
+    return bat_move_cards(BAT_M_ATTACK, sc[i].target, sc[i].suit, set);
+}
+
 gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
 {
     int me = st->act;
@@ -93,43 +153,21 @@ gmove bat_heuristic_move(const struct bat_state *st, struct rng *r)
     case BAT_ATTACK: {
         /* best (suit, target) by expected chips won with all cards of the
          * suit against the target's expected defence */
-        int minp = bat_attack_min(st), bs = -1, bt = -1, unseen[4], total;
-        int unk[BAT_MAX_SEATS];
+        struct bat_attack_score sc[4 * BAT_MAX_SEATS];
+        int n = bat_attack_scores(st, sc), bi = -1;
         double bv = -1e9;
-        unseen_by_suit(st, me, unseen, &total);
-        for (int t = 0; t < st->nseats; t++)
-            unk[t] = st->size[t] - bat_set_count(st->known[t]);
-        for (int s = 0; s < 4; s++) {
-            int p = bat_suit_points(hand, s);
-            if (s == st->last_suit || p == 0 || p < minp)
-                continue;
-            for (int t = 0; t < st->nseats; t++) {
-                double e, gain;
-                if (t == me)
-                    continue;
-                e = bat_suit_points(st->known[t], s);
-                if (total > 0)
-                    e += 1.15 * unk[t] * unseen[s] / (double)total;
-                gain = p - e;
-                if (gain > 0) {
-                    if (gain > st->chips[t])
-                        gain = st->chips[t];
-                } else {
-                    gain *= 2;
-                }
-                gain += 0.01 * st->chips[t] + 0.001 * (double)rng_below(r, 8);
-                if (gain > bv) {
-                    bv = gain;
-                    bs = s;
-                    bt = t;
-                }
+        for (int i = 0; i < n; i++) {
+            double gain = sc[i].gain + 0.001 * (double)rng_below(r, 8);
+            if (gain > bv) {
+                bv = gain;
+                bi = i;
             }
         }
-        if (bs < 0)
+        if (bi < 0)
             return bat_random_move(st, r);
         memset(set, 0, sizeof set);
-        memcpy(set + bs * 13, hand + bs * 13, 13);
-        return bat_move_cards(BAT_M_ATTACK, bt, bs, set);
+        memcpy(set + sc[bi].suit * 13, hand + sc[bi].suit * 13, 13);
+        return bat_move_cards(BAT_M_ATTACK, sc[bi].target, sc[bi].suit, set);
     }
     case BAT_DEFEND: {
         int s = st->last_suit, a = bat_points(st->battle), m = bat_suit_points(hand, s);

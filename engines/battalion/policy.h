@@ -17,6 +17,24 @@ gmove bat_random_move(const struct bat_state *st, struct rng *r);
  * in its best allowed suit, defends when worthwhile.  `r` breaks ties. */
 gmove bat_heuristic_move(const struct bat_state *st, struct rng *r);
 
+/* The heuristic's scores of the attacks of the seat to act (in the attack
+ * phase): for every allowed suit it holds (enough points for the first
+ * attack) and every other seat, the expected chips won by attacking with
+ * all its cards of the suit against the target's expected defence (known
+ * cards plus its share of the unseen ones; a loss counted twice), plus
+ * 0.01 per chip of the target.  The heuristic plays the best (ties broken
+ * at random).  Writes up to 4 * BAT_MAX_SEATS; returns the count. */
+struct bat_attack_score {
+    int suit, target;
+    double gain;
+};
+int bat_attack_scores(const struct bat_state *st, struct bat_attack_score *out);
+
+/* An attack with all cards of a suit drawn by softmax over the heuristic's
+ * scores (bat_attack_scores) at temperature `temp` (> 0, in points);
+ * GAME_MOVE_NONE when not attacking or no score. */
+gmove bat_softmax_attack(const struct bat_state *st, double temp, struct rng *r);
+
 /* The heuristic's keep value of card c in a hand (it discards a card of
  * least value): 4 per point of c's suit, 16 more for a twin. */
 int bat_keep_value(const uint8_t *hand, int c);

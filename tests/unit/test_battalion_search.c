@@ -243,6 +243,267 @@ static void test_collect_heuristic(void **unused)
     bat_tree_free(t);
 }
 
+/* A deal of N seats played the heuristic's way up to the first bid. */
+static void to_bidding(struct bat_state *st, int N, uint64_t game, struct rng *r)
+{
+    bat_deal(st, N, 83, game);
+    while (st->phase < BAT_BID)
+        bat_play(st, bat_heuristic_move(st, r));
+}
+
+/* bid_heuristic: the search bids the heuristic's way, unsearched, and
+ * searches every other phase. */
+static void test_bid_heuristic(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params on;
+    int bids = 0;
+    (void)unused;
+    rng_seed(&r, 41);
+    bat_search_defaults(&on);
+    on.bid_heuristic = 1;
+    on.iterations = 100;
+    for (int g = 0; g < 12; g++) {
+        struct bat_state st;
+        to_bidding(&st, 3 + g % 4, (uint64_t)g, &r);
+        while (st.phase == BAT_BID) {
+            struct bat_state v;
+            struct bat_report rep;
+            gmove a;
+            bat_make_view(&st, st.act, &v);
+            assert_true(bat_unsearched(&on, &v));
+            a = bat_search(t, &v, &on, &r, &rep);
+            assert_true(a == bat_heuristic_move(&v, &r));
+            assert_int_equal(rep.iterations, 0);
+            bids++;
+            bat_play(&st, a);
+        }
+        {
+            struct bat_state v;
+            bat_make_view(&st, st.act, &v);
+            assert_false(bat_unsearched(&on, &v));
+        }
+    }
+    assert_true(bids >= 12 * 3);
+    bat_tree_free(t);
+}
+
+/* opp_model_bid: in the tree the seats bidding after the searching one bid
+ * the heuristic's way (pass, or a bid of 5 or more above the high bid), so
+ * no later seat's node has a bid of 4; without it they are searched and
+ * some later seat's bid of 4 is tried. */
+static void test_opp_model_bid(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 16);
+    struct bat_search_params p;
+    int with_four[2] = {0, 0}, opp_bids[2] = {0, 0};
+    (void)unused;
+    rng_seed(&r, 42);
+    for (int model = 0; model < 2; model++) {
+        bat_search_defaults(&p);
+        p.opp_model_bid = model;
+        p.iterations = 2000;
+        for (int g = 0; g < 6; g++) {
+            struct bat_state st, v;
+            struct bat_report rep;
+            int32_t kids[BAT_MAX_CAND], kids2[BAT_MAX_CAND];
+            gmove moves[BAT_MAX_CAND], moves2[BAT_MAX_CAND];
+            int n;
+            to_bidding(&st, 4, (uint64_t)g, &r);
+            bat_make_view(&st, st.act, &v); /* seat 1 bids first */
+            bat_search(t, &v, &p, &r, &rep);
+            n = bat_tree_children(t, 0, kids, moves, BAT_MAX_CAND);
+            assert_true(n >= 1);
+            for (int i = 0; i < n; i++) {
+                int hi = bat_mkind(moves[i]) == BAT_M_BID ? bat_mvalue(moves[i]) : 0;
+                int n2 = bat_tree_children(t, kids[i], kids2, moves2, BAT_MAX_CAND);
+                for (int j = 0; j < n2; j++) {
+                    if (bat_mkind(moves2[j]) != BAT_M_BID)
+                        continue;
+                    opp_bids[model]++;
+                    with_four[model] += bat_mvalue(moves2[j]) == 4;
+                    if (model)
+                        assert_true(bat_mvalue(moves2[j]) >= 5 &&
+                                    bat_mvalue(moves2[j]) > hi);
+                }
+            }
+        }
+    }
+    assert_int_equal(with_four[1], 0);
+    assert_true(with_four[0] > 0 && opp_bids[1] > 0);
+    bat_tree_free(t);
+}
+
+/* The heuristic's attack scores: its attack is one of the best scored (its
+ * ties broken within 0.008); the softmax attack at a very low temperature
+ * is the best scored one, at a high one it spreads over them all. */
+static void test_softmax_attack(void **unused)
+{
+    struct rng r;
+    int checked = 0, spread = 0;
+    (void)unused;
+    rng_seed(&r, 43);
+    for (int g = 0; g < 20; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 84, (uint64_t)g);
+        while (!bat_over(&st)) {
+            if (st.phase == BAT_ATTACK) {
+                struct bat_state v;
+                struct bat_attack_score sc[4 * BAT_MAX_SEATS];
+                int n, bi = 0, second = -1, hit[4 * BAT_MAX_SEATS] = {0};
+                gmove h;
+                bat_make_view(&st, st.act, &v);
+                n = bat_attack_scores(&v, sc);
+                h = bat_heuristic_move(&v, &r);
+                if (n == 0) {
+                    assert_true(bat_softmax_attack(&v, 1, &r) == GAME_MOVE_NONE);
+                } else {
+                    for (int i = 1; i < n; i++)
+                        if (sc[i].gain > sc[bi].gain)
+                            bi = i;
+                    for (int i = 0; i < n; i++)
+                        if (i != bi && (second < 0 || sc[i].gain > sc[second].gain))
+                            second = i;
+                    assert_int_equal(bat_mkind(h), BAT_M_ATTACK);
+                    for (int i = 0; i < n; i++)
+                        if (bat_msuit(h) == sc[i].suit && bat_mtarget(h) == sc[i].target)
+                            assert_true(sc[i].gain >= sc[bi].gain - 0.008);
+                    if (second < 0 || sc[bi].gain > sc[second].gain + 0.01) {
+                        gmove m = bat_softmax_attack(&v, 1e-4, &r);
+                        assert_int_equal(bat_msuit(m), sc[bi].suit);
+                        assert_int_equal(bat_mtarget(m), sc[bi].target);
+                        assert_int_equal(bat_check(&st, m, err, sizeof err), 0);
+                        checked++;
+                    }
+                    for (int k = 0; k < 40 * n; k++) {
+                        gmove m = bat_softmax_attack(&v, 100, &r);
+                        assert_int_equal(bat_check(&st, m, err, sizeof err), 0);
+                        for (int i = 0; i < n; i++)
+                            if (bat_msuit(m) == sc[i].suit && bat_mtarget(m) == sc[i].target)
+                                hit[i]++;
+                    }
+                    for (int i = 0; i < n; i++)
+                        assert_true(hit[i] > 0);
+                    spread += n > 1;
+                }
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(checked > 50 && spread > 50);
+}
+
+/* prog_bias: a large bias makes the root's answer the heuristic's (draws and
+ * bids, where the heuristic is deterministic); without it the search
+ * differs from the heuristic somewhere. */
+static void test_prog_bias(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params on, off;
+    int n = 0, differ = 0;
+    (void)unused;
+    rng_seed(&r, 44);
+    bat_search_defaults(&on);
+    on.prog_bias = 100;
+    on.iterations = 300;
+    off = on;
+    off.prog_bias = 0;
+    for (int g = 0; g < 10; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 85, (uint64_t)g);
+        while (st.phase <= BAT_BID) {
+            struct bat_state v;
+            struct bat_report rep;
+            gmove h;
+            bat_make_view(&st, st.act, &v);
+            h = bat_heuristic_move(&v, &r);
+            if (st.phase == BAT_DRAW || st.phase == BAT_BID) {
+                assert_true(bat_search(t, &v, &on, &r, &rep) == h);
+                differ += bat_search(t, &v, &off, &r, &rep) != h;
+                n++;
+            }
+            bat_play(&st, h);
+        }
+    }
+    assert_true(n > 100 && differ > 0);
+    bat_tree_free(t);
+}
+
+/* root_sym: at a discard the root has one child per class of discards
+ * (bat_discard_class), each class's first candidate; the classes tell apart
+ * suit, count held, count known and a twin out of play. */
+static void test_root_sym(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 14);
+    struct bat_search_params p;
+    int roots = 0, merged = 0;
+    (void)unused;
+    rng_seed(&r, 45);
+    bat_search_defaults(&p);
+    p.root_sym = 1;
+    p.iterations = 200;
+    for (int g = 0; g < 10; g++) {
+        struct bat_state st;
+        bat_deal(&st, 3 + g % 4, 86, (uint64_t)g);
+        while (st.phase <= BAT_DISCARD) {
+            if (st.phase == BAT_DISCARD) {
+                struct bat_state v;
+                struct bat_report rep;
+                gmove cand[BAT_MAX_CAND], moves[BAT_MAX_CAND], a;
+                int32_t kids[BAT_MAX_CAND];
+                int nc, n, classes = 0;
+                bat_make_view(&st, st.act, &v);
+                nc = bat_candidates(&v, BAT_ACTIONS_PRUNED, cand, BAT_MAX_CAND);
+                for (int i = 0; i < nc; i++) {
+                    gmove k = bat_discard_class(&v, cand[i]);
+                    int ci = bat_mvalue(cand[i]), ck = bat_mvalue(k);
+                    const uint8_t *h = v.hand[v.act];
+                    assert_int_equal(bat_mkind(k), BAT_M_DISCARD);
+                    assert_int_equal(bat_suit(ci), bat_suit(ck));
+                    assert_int_equal(h[ci], h[ck]);
+                    assert_int_equal(v.known[v.act][ci], v.known[v.act][ck]);
+                    classes += k == cand[i];
+                    merged += k != cand[i];
+                }
+                a = bat_search(t, &v, &p, &r, &rep);
+                assert_true(bat_discard_class(&v, a) == a);
+                n = bat_tree_children(t, 0, kids, moves, BAT_MAX_CAND);
+                assert_int_equal(n, classes);
+                for (int i = 0; i < n; i++)
+                    assert_true(bat_discard_class(&v, moves[i]) == moves[i]);
+                roots++;
+            }
+            bat_play(&st, bat_heuristic_move(&st, &r));
+        }
+    }
+    assert_true(roots > 50 && merged > 50);
+    bat_tree_free(t);
+}
+
+/* Singles of one suit whose twins are unseen are one class; a single whose
+ * twin lies in the pile is another. */
+static void test_discard_class(void **unused)
+{
+    struct bat_state st;
+    gmove a, b, c;
+    (void)unused;
+    assert_int_equal(bat_parse_pos(&st, "view:1 phase=discard act=1 turn=0 attacks=0 last=- "
+                                        "chips=10,10,10 bids=-,-,- hands=2h3h4h5h6h7h8h9hThJhQh/+10/+10 "
+                                        "known=-/-/- battle=- pile=4h deck=72",
+                                   err, sizeof err),
+                     0);
+    a = bat_move(BAT_M_DISCARD, 0, 0, 2 * 13 + 1); /* 2h */
+    b = bat_move(BAT_M_DISCARD, 0, 0, 2 * 13 + 2); /* 3h: one class with 2h */
+    c = bat_move(BAT_M_DISCARD, 0, 0, 2 * 13 + 3); /* 4h: its twin in the pile */
+    assert_true(bat_discard_class(&st, a) == a);
+    assert_true(bat_discard_class(&st, b) == a);
+    assert_true(bat_discard_class(&st, c) == c);
+}
+
 static void test_players_legal(void **unused)
 {
     struct rng r;
@@ -480,6 +741,19 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "abstract", "2"), -1);
     assert_int_equal(bat_search_set(&p, "crn", "1"), 0);
     assert_int_equal(p.crn, 1);
+    assert_int_equal(bat_search_set(&p, "bid_heuristic", "1"), 0);
+    assert_int_equal(p.bid_heuristic, 1);
+    assert_int_equal(bat_search_set(&p, "opp_model_bid", "1"), 0);
+    assert_int_equal(p.opp_model_bid, 1);
+    assert_int_equal(bat_search_set(&p, "opp_model_collect", "1"), 0);
+    assert_int_equal(p.opp_model_collect, 1);
+    assert_int_equal(bat_search_set(&p, "rollout_temp", "0.5"), 0);
+    assert_true(p.rollout_temp == 0.5);
+    assert_int_equal(bat_search_set(&p, "prog_bias", "0.2"), 0);
+    assert_true(p.prog_bias == 0.2);
+    assert_int_equal(bat_search_set(&p, "prog_bias", "-1"), -1);
+    assert_int_equal(bat_search_set(&p, "root_sym", "1"), 0);
+    assert_int_equal(p.root_sym, 1);
     assert_int_equal(bat_search_set(&p, "expand_heuristic", "1"), 0);
     assert_int_equal(p.expand_heuristic, 1);
     assert_int_equal(bat_search_set(&p, "abstract_discard", "1"), 0);
@@ -598,8 +872,7 @@ static void par_seed(struct rng *r, int n, uint64_t seed)
 static int searchable(const struct bat_state *v, const struct bat_search_params *p)
 {
     gmove c[BAT_MAX_CAND];
-    return bat_candidates(v, p->actions, c, BAT_MAX_CAND) > 1 &&
-           !(p->collect_heuristic && v->phase <= BAT_DISCARD);
+    return bat_candidates(v, p->actions, c, BAT_MAX_CAND) > 1 && !bat_unsearched(p, v);
 }
 
 /* Four threads answer legal actions in every phase and spend the whole
@@ -778,6 +1051,12 @@ int main(void)
         cmocka_unit_test(test_search_set),
         cmocka_unit_test(test_leaf),
         cmocka_unit_test(test_collect_heuristic),
+        cmocka_unit_test(test_bid_heuristic),
+        cmocka_unit_test(test_opp_model_bid),
+        cmocka_unit_test(test_softmax_attack),
+        cmocka_unit_test(test_prog_bias),
+        cmocka_unit_test(test_root_sym),
+        cmocka_unit_test(test_discard_class),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
         cmocka_unit_test(test_move_key),
