@@ -87,6 +87,7 @@ void bat_search_defaults(struct bat_search_params *p)
     p->abstract = 0; /* the keyed tree and crn gained nothing measurable (docs) */
     p->crn = 0;
     memcpy(p->leaf_w, leaf_fit, sizeof leaf_fit);
+    memcpy(p->self_w, leaf_fit, sizeof leaf_fit); /* leaf_self=1 alone: the same leaf */
 }
 
 const char *const bat_leaf_names[BAT_LEAF_NF] = {
@@ -157,7 +158,8 @@ static const struct {
     FLAG(leaf),               FLAG(abstract),         FLAG(abstract_discard),
     FLAG(crn),                FLAG(expand_heuristic), FLAG(bid_heuristic),
     FLAG(opp_model_bid),      FLAG(opp_model_collect),  DBL(rollout_temp, 0, 100),
-    DBL(prog_bias, 0, 100),   FLAG(root_sym),
+    DBL(prog_bias, 0, 100),   FLAG(root_sym),         FLAG(attack_heuristic),
+    FLAG(defend_heuristic),   FLAG(own_sym),          FLAG(leaf_self),
 };
 #undef DBL
 #undef FLAG
@@ -183,6 +185,13 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         for (int i = 0; i < BAT_LEAF_NF; i++)
             if (strcmp(name + 6, bat_leaf_names[i]) == 0)
                 return set_double(v, -10, 10, &p->leaf_w[name[4] - '0'][i]);
+        return -1;
+    }
+    if (strncmp(name, "self", 4) == 0 && name[4] >= '0' + BAT_MIN_SEATS &&
+        name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
+        for (int i = 0; i < BAT_LEAF_NF; i++)
+            if (strcmp(name + 6, bat_leaf_names[i]) == 0)
+                return set_double(v, -10, 10, &p->self_w[name[4] - '0'][i]);
         return -1;
     }
     if (strcmp(name, "cutoff") == 0) {
@@ -219,8 +228,8 @@ const char *bat_search_range(const char *name, char *buf, size_t n)
                 snprintf(buf, n, "a number from %g to %g", plain[i].lo, plain[i].hi);
             return buf;
         }
-    if (strncmp(name, "leaf", 4) == 0 && name[4] >= '0' + BAT_MIN_SEATS &&
-        name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
+    if ((strncmp(name, "leaf", 4) == 0 || strncmp(name, "self", 4) == 0) &&
+        name[4] >= '0' + BAT_MIN_SEATS && name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
         for (int i = 0; i < BAT_LEAF_NF; i++)
             if (strcmp(name + 6, bat_leaf_names[i]) == 0) {
                 snprintf(buf, n, "a number from -10 to 10");
@@ -261,7 +270,9 @@ void bat_tree_free(struct bat_tree *t)
 int bat_unsearched(const struct bat_search_params *p, const struct bat_state *v)
 {
     return (p->collect_heuristic && v->phase <= BAT_DISCARD) ||
-           (p->bid_heuristic && v->phase == BAT_BID);
+           (p->bid_heuristic && v->phase == BAT_BID) ||
+           (p->attack_heuristic && v->phase == BAT_ATTACK) ||
+           (p->defend_heuristic && v->phase == BAT_DEFEND);
 }
 
 int bat_tree_children(const struct bat_tree *t, int32_t node, int32_t *kids, gmove *moves,
@@ -488,14 +499,15 @@ void bat_determinize(const struct bat_state *view, const struct bat_search_param
 }
 
 /* ---- playouts ------------------------------------------------------------ */
-static void evaluate(const struct bat_state *st, const struct bat_search_params *p,
+static void evaluate(const struct bat_state *st, const struct bat_search_params *p, int me,
                      double *reward)
 {
     int N = st->nseats;
     double v[BAT_MAX_SEATS], sum = 0;
-    const double *w = p->leaf_w[N];
     int over = bat_over(st);
     for (int s = 0; s < N; s++) {
+        /* `leaf_self`: the searching seat's own weights (fitted to its games) */
+        const double *w = p->leaf_self && s == me ? p->self_w[N] : p->leaf_w[N];
         v[s] = st->chips[s];
         if (!over && p->leaf) {
             double f[BAT_LEAF_NF];
@@ -545,7 +557,7 @@ void bat_playout(struct bat_state *st, int attacks_end,
             break;
         bat_play(st, m);
     }
-    evaluate(st, p, reward);
+    evaluate(st, p, me, reward);
 }
 
 /* ---- the tree ------------------------------------------------------------- */
@@ -652,7 +664,8 @@ static gmove discard_key(const struct bat_state *st, gmove m)
  * are publicly known, and whether its twin is out of play for the others
  * (in the pile, in the battle, known in another hand); every discard of a
  * class is keyed by the class's first candidate. */
-static void discard_classes(const struct bat_state *st, const gmove *cand, int nc, gmove *key)
+static void discard_classes(const struct bat_state *st, const gmove *cand, int nc, gmove *key,
+                            int synthetic)
 {
     int cls[BAT_MAX_CAND], me = st->act;
     uint8_t out[BAT_NCARD];
@@ -673,6 +686,10 @@ static void discard_classes(const struct bat_state *st, const gmove *cand, int n
             continue;
         }
         cls[i] = bat_suit(c) * 64 + st->hand[me][c] * 16 + st->known[me][c] * 4 + (out[c] > 0);
+        if (synthetic) { /* `own_sym`: the class itself (target 1: no real discard) */
+            key[i] = bat_move(BAT_M_DISCARD, 1, 0, cls[i]);
+            continue;
+        }
         key[i] = cand[i];
         for (int j = 0; j < i; j++)
             if (cls[j] == cls[i]) {
@@ -686,7 +703,7 @@ gmove bat_discard_class(const struct bat_state *st, gmove m)
 {
     gmove cand[BAT_MAX_CAND], key[BAT_MAX_CAND];
     int nc = bat_candidates(st, BAT_ACTIONS_PRUNED, cand, BAT_MAX_CAND);
-    discard_classes(st, cand, nc, key);
+    discard_classes(st, cand, nc, key, 0);
     for (int i = 0; i < nc; i++)
         if (cand[i] == m)
             return key[i];
@@ -863,7 +880,7 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
             return cand[0];
         }
         if (bat_unsearched(p, &root)) {
-            /* the collection (or the bid) played the heuristic's way, unsearched */
+            /* a phase played the heuristic's way, unsearched */
             report(t, &root, p, 0, t0, rep);
             rep->best = bat_heuristic_move(&root, r);
             return rep->best;
@@ -922,7 +939,10 @@ gmove bat_search(struct bat_tree *t, const struct bat_state *pos,
                     key[i] = key_of(cand[i], pairs);
                 keys = key;
             } else if (p->root_sym && d.phase == BAT_DISCARD && cur == 0) {
-                discard_classes(&d, cand, nc, key);
+                discard_classes(&d, cand, nc, key, 0);
+                keys = key;
+            } else if (p->own_sym && d.phase == BAT_DISCARD && cur != 0 && d.act == root.act) {
+                discard_classes(&d, cand, nc, key, 1);
                 keys = key;
             } else if (p->abstract_discard && d.phase == BAT_DISCARD && cur != 0) {
                 for (int i = 0; i < nc; i++)

@@ -80,6 +80,11 @@ struct bat_search_params {
      * of each feature, in the order of bat_leaf_features; parameter
      * "leaf<N>_<feature>", e.g. leaf4_best. */
     double leaf_w[BAT_MAX_SEATS + 1][BAT_LEAF_NF];
+    /* leaf_self = 1: the searching seat's leaf uses self_w[N] instead (fitted
+     * to the search's own games: `--fit G --fit-strong 1`; parameter
+     * "self<N>_<feature>"; by default the same as leaf_w) */
+    int leaf_self;
+    double self_w[BAT_MAX_SEATS + 1][BAT_LEAF_NF];
     int actions;          /* enum bat_actions: the move set searched */
     int collect_heuristic; /* 1: collection decisions are the heuristic's, unsearched */
     double final;         /* the move played: 0 the most visited root child; f > 0
@@ -102,6 +107,10 @@ struct bat_search_params {
     int root_sym;         /* 1: the root's discards that differ only in ranks (the same
                            * suit, count held, count known, twin out of play or
                            * not) are one child (bat_discard_class) */
+    int own_sym;          /* 1: the searching seat's discards below the root keyed by
+                           * those classes (suit, count held, count known, twin
+                           * out of play), so they are shared across
+                           * determinizations whose hands differ in ranks */
     int abstract_discard; /* 1: also a collection discard below the root, keyed by
                            * its suit and whether it breaks a twin */
     int crn;              /* 1: common random numbers at the root: the k-th visit of
@@ -110,6 +119,8 @@ struct bat_search_params {
                            * (when among its untried candidates), not a random one */
     int bid_heuristic;    /* 1: the bid is the heuristic's (one under the best suit
                            * when that is >= 5 and beats the high bid), unsearched */
+    int attack_heuristic; /* 1: the attacks are the heuristic's, unsearched */
+    int defend_heuristic; /* 1: the defences are the heuristic's, unsearched */
     int oracle;           /* measurement only (medan-battalion-duplicate): given a full
                            * state, search it with the other hands known */
     /* Polled every few iterations: nonzero ends the search. */
@@ -127,7 +138,7 @@ void bat_search_defaults(struct bat_search_params *p);
 
 /* Does the search answer in the view v's phase with the heuristic's move,
  * unsearched (collect_heuristic in the collection, bid_heuristic in the
- * bidding)? */
+ * bidding, attack_heuristic and defend_heuristic in the battles)? */
 int bat_unsearched(const struct bat_search_params *p, const struct bat_state *v);
 
 /* The determinization of the `crn` search's k-th visit of a root action:

@@ -281,8 +281,18 @@ static void test_bid_heuristic(void **unused)
         }
         {
             struct bat_state v;
+            struct bat_search_params ph;
             bat_make_view(&st, st.act, &v);
             assert_false(bat_unsearched(&on, &v));
+            bat_search_defaults(&ph);
+            ph.attack_heuristic = 1;
+            assert_true(bat_unsearched(&ph, &v)); /* the first attack */
+            ph.attack_heuristic = 0;
+            ph.defend_heuristic = 1;
+            assert_false(bat_unsearched(&ph, &v));
+            bat_play(&st, bat_heuristic_move(&st, &r));
+            bat_make_view(&st, st.act, &v);
+            assert_true(st.phase != BAT_DEFEND || bat_unsearched(&ph, &v));
         }
     }
     assert_true(bids >= 12 * 3);
@@ -481,6 +491,47 @@ static void test_root_sym(void **unused)
         }
     }
     assert_true(roots > 50 && merged > 50);
+    bat_tree_free(t);
+}
+
+/* own_sym: below a draw at the root, the seat's own discards are keyed by
+ * their classes (synthetic discards with target 1, each once); without it
+ * they are the cards themselves. */
+static void test_own_sym(void **unused)
+{
+    struct rng r;
+    struct bat_tree *t = bat_tree_new(1 << 15);
+    struct bat_search_params p;
+    int seen[2] = {0, 0};
+    (void)unused;
+    rng_seed(&r, 46);
+    for (int sym = 0; sym < 2; sym++) {
+        bat_search_defaults(&p);
+        p.own_sym = sym;
+        p.iterations = 500;
+        for (int g = 0; g < 6; g++) {
+            struct bat_state st, v;
+            struct bat_report rep;
+            int32_t kids[BAT_MAX_CAND], kids2[BAT_MAX_CAND];
+            gmove moves[BAT_MAX_CAND], moves2[BAT_MAX_CAND];
+            int n;
+            bat_deal(&st, 3 + g % 4, 87, (uint64_t)g);
+            bat_make_view(&st, st.act, &v);
+            bat_search(t, &v, &p, &r, &rep);
+            n = bat_tree_children(t, 0, kids, moves, BAT_MAX_CAND);
+            for (int i = 0; i < n; i++) {
+                int n2 = bat_tree_children(t, kids[i], kids2, moves2, BAT_MAX_CAND);
+                for (int j = 0; j < n2; j++) {
+                    assert_int_equal(bat_mkind(moves2[j]), BAT_M_DISCARD);
+                    assert_int_equal(bat_mtarget(moves2[j]), sym);
+                    for (int k = 0; k < j; k++)
+                        assert_true(moves2[k] != moves2[j]);
+                    seen[sym]++;
+                }
+            }
+        }
+    }
+    assert_true(seen[0] > 0 && seen[1] > 0 && seen[1] < seen[0]);
     bat_tree_free(t);
 }
 
@@ -752,6 +803,11 @@ static void test_search_set(void **unused)
     assert_int_equal(bat_search_set(&p, "prog_bias", "0.2"), 0);
     assert_true(p.prog_bias == 0.2);
     assert_int_equal(bat_search_set(&p, "prog_bias", "-1"), -1);
+    assert_int_equal(bat_search_set(&p, "attack_heuristic", "1"), 0);
+    assert_int_equal(bat_search_set(&p, "defend_heuristic", "1"), 0);
+    assert_true(p.attack_heuristic && p.defend_heuristic);
+    assert_int_equal(bat_search_set(&p, "own_sym", "1"), 0);
+    assert_int_equal(p.own_sym, 1);
     assert_int_equal(bat_search_set(&p, "root_sym", "1"), 0);
     assert_int_equal(p.root_sym, 1);
     assert_int_equal(bat_search_set(&p, "expand_heuristic", "1"), 0);
@@ -841,6 +897,24 @@ static void test_leaf(void **unused)
         struct bat_state c = st;
         bat_playout(&c, st.attacks, &p, 0, &r, reward); /* cut at once */
         assert_int_equal(c.attacks, st.attacks);
+    }
+    for (int s = 0; s < 3; s++) {
+        double others = (v[0] + v[1] + v[2] - v[s]) / 2;
+        assert_true(fabs(reward[s] - 1.0 / (1.0 + exp(-(v[s] - others) / p.eval_scale))) < 1e-9);
+    }
+    /* leaf_self: the searching seat (here seat 2) valued by self3_*, the
+     * others by leaf3_* */
+    assert_int_equal(bat_search_set(&p, "leaf_self", "1"), 0);
+    assert_int_equal(bat_search_set(&p, "self3_best", "2.5"), 0);
+    assert_int_equal(bat_search_set(&p, "self7_best", "2.5"), -1);
+    assert_int_equal(bat_search_set(&p, "self3_nosuch", "1"), -1);
+    for (int i = 1; i < BAT_LEAF_NF; i++)
+        p.self_w[3][i] = 0;
+    bat_leaf_features(&st, 1, f);
+    v[1] = st.chips[1] + 2.5 * f[0];
+    {
+        struct bat_state c = st;
+        bat_playout(&c, st.attacks, &p, 1, &r, reward);
     }
     for (int s = 0; s < 3; s++) {
         double others = (v[0] + v[1] + v[2] - v[s]) / 2;
@@ -1057,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_prog_bias),
         cmocka_unit_test(test_root_sym),
         cmocka_unit_test(test_discard_class),
+        cmocka_unit_test(test_own_sym),
         cmocka_unit_test(test_players_legal),
         cmocka_unit_test(test_full_actions),
         cmocka_unit_test(test_move_key),

@@ -27,7 +27,9 @@
  * --base-threads 1: Threads=2 against Threads=1 at equal time, --ms).
  *
  * --fit G fits the search's learned leaf (parameter leaf=1): G games of the
- * heuristic against itself, and at every attack after the first, for every
+ * heuristic against itself (--fit-strong 1: against the search in seat
+ * g mod N of game g, --iters or --ms and --set as in a match, the samples
+ * of the search's seat only: the weights of leaf_self, printed self<N>_*), and at every attack after the first, for every
  * seat, the chips it gains by the end of the game against its features then
  * (bat_leaf_features); least squares with an intercept, printed as --set
  * lines with standard errors; --fit-drop NAME (repeatable) holds feature
@@ -48,7 +50,7 @@
 enum kind { P_SEARCH, P_HEURISTIC, P_RANDOM };
 
 struct opts {
-    int deals, first, players, iters, ms, cutoff, verbose, nstrong, paired, fit;
+    int deals, first, players, iters, ms, cutoff, verbose, nstrong, paired, fit, fit_strong;
     unsigned fit_drop; /* --fit-drop: features held at 0 (bit i: bat_leaf_names[i]) */
     enum kind strong, weak;
     uint64_t seed;
@@ -248,6 +250,7 @@ static int fit(const struct opts *o)
         int ns = 0, N = o->players;
         bat_deal(&st, N, o->seed, (uint64_t)(o->first + g));
         rng_seed(&r, mix64(o->seed ^ 0xf17, (uint64_t)(o->first + g)));
+        int strong = o->fit_strong ? g % N : -1; /* --fit-strong: the searching seat */
         while (!bat_over(&st)) {
             gmove m;
             if (st.phase == BAT_ATTACK && st.attacks >= 1 && ns < MAXS) {
@@ -258,7 +261,13 @@ static int fit(const struct opts *o)
                 }
                 ns++;
             }
-            m = bat_heuristic_move(&st, &r);
+            if (st.act == strong) {
+                struct bat_state v;
+                bat_make_view(&st, st.act, &v);
+                m = decide(P_SEARCH, &v, o, &o->set, &r);
+            } else {
+                m = bat_heuristic_move(&st, &r);
+            }
             if (m == GAME_MOVE_NONE)
                 die("no move in fit game %d", o->first + g);
             bat_play(&st, m);
@@ -266,6 +275,8 @@ static int fit(const struct opts *o)
         for (int i = 0; i < ns; i++)
             for (int s = 0; s < N; s++) {
                 const double *x = feat[i][s];
+                if (strong >= 0 && s != strong)
+                    continue;
                 double y = (double)st.chips[s] - chips0[i][s];
                 for (int a = 0; a < FIT_K; a++) {
                     for (int b = 0; b < FIT_K; b++)
@@ -294,16 +305,17 @@ static int fit(const struct opts *o)
     sse = yy;
     for (int a = 0; a < FIT_K; a++)
         sse -= beta[a] * xty[a];
-    printf("battalion leaf fit: %d games of the heuristic, %d players, seed %llu, first %d: "
+    printf("battalion leaf fit: %d games of the heuristic%s, %d players, seed %llu, first %d: "
            "%llu samples, R^2 %.3f, residual sd %.2f chips\n",
-           o->fit, o->players, (unsigned long long)o->seed, o->first, (unsigned long long)n,
+           o->fit, o->fit_strong ? " against the search (its seat only)" : "", o->players, (unsigned long long)o->seed, o->first, (unsigned long long)n,
            1 - sse / (yy - ysum * ysum / (double)n), sqrt(sse / (double)(n - FIT_K)));
     printf("intercept %+.3f\n", beta[0]);
     for (int i = 0; i < BAT_LEAF_NF; i++)
         if (o->fit_drop >> i & 1)
             printf("--set leaf%d_%s=0   (held at 0)\n", o->players, bat_leaf_names[i]);
         else
-            printf("--set leaf%d_%s=%.3f   (se %.3f)\n", o->players, bat_leaf_names[i], beta[i + 1],
+            printf("--set %s%d_%s=%.3f   (se %.3f)\n", o->fit_strong ? "self" : "leaf", o->players,
+                   bat_leaf_names[i], beta[i + 1],
                    sqrt(sse / (double)(n - FIT_K) * inv[i + 1][i + 1]));
     return 0;
 }
@@ -320,7 +332,7 @@ static int int_arg(const char *opt, const char *v, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}, 1, 1};
+    struct opts o = {300, 0, 4, 1000, 0, 4, 0, 1, 0, 0, 0, 0, P_SEARCH, P_HEURISTIC, 1, {0}, {0}, 1, 1};
     double *gain, *win, *bgain, *bwin, m, h, m2, h2, attacks = 0;
     bat_search_defaults(&o.set);
     bat_search_defaults(&o.base);
@@ -332,8 +344,8 @@ int main(int argc, char **argv)
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
                    "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
                    "           [--set name=value]... [--base name=value]... [--threads T] [--base-threads T] [-v]\n"
-                   "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--first 0] [--players 4]\n"
-                   "           [--seed 1]\n"
+                   "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--fit-strong 0|1]\n"
+                   "           [--first 0] [--players 4] [--seed 1]\n"
                    "       medan-battalion-duplicate --help | --version\n"
                    "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
                    "  man medan-battalion-duplicate for the details.\n");
@@ -364,6 +376,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
         else if (strcmp(a, "--strong-seats") == 0) o.nstrong = int_arg(a, v, 1, BAT_MAX_SEATS - 1);
         else if (strcmp(a, "--fit") == 0) o.fit = int_arg(a, v, 1, 100000000);
+        else if (strcmp(a, "--fit-strong") == 0) o.fit_strong = int_arg(a, v, 0, 1);
         else if (strcmp(a, "--fit-drop") == 0) {
             int k = 0;
             while (k < BAT_LEAF_NF && strcmp(v, bat_leaf_names[k]))
@@ -392,8 +405,11 @@ int main(int argc, char **argv)
         die("need 3..6 players and at least 2 deals");
     if (o.nstrong < 1 || o.nstrong >= o.players)
         die("--strong-seats must be 1..players-1");
-    if (o.fit > 0)
+    if (o.fit > 0) {
+        if (o.fit_strong)
+            trees[0] = tree = bat_tree_new(1u << 18);
         return fit(&o);
+    }
     /* --cutoff is the parameter `cutoff` of both sides unless --set/--base said */
     if (o.set.cutoff == 4)
         o.set.cutoff = o.cutoff;
