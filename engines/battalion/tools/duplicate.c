@@ -29,7 +29,9 @@
  * --fit G fits the search's learned leaf (parameter leaf=1): G games of the
  * heuristic against itself (--fit-strong 1: against the search in seat
  * g mod N of game g, --iters or --ms and --set as in a match, the samples
- * of the search's seat only: the weights of leaf_self, printed self<N>_*), and at every attack after the first, for every
+ * of the search's seat only: the weights of leaf_self, printed self<N>_*;
+ * --fit-strong 2: the same games, the samples of the heuristic's seats, the
+ * weights leaf<N>_* of the others facing the search), and at every attack after the first, for every
  * seat, the chips it gains by the end of the game against its features then
  * (bat_leaf_features); least squares with an intercept, printed as --set
  * lines with standard errors; --fit-drop NAME (repeatable) holds feature
@@ -275,8 +277,8 @@ static int fit(const struct opts *o)
         for (int i = 0; i < ns; i++)
             for (int s = 0; s < N; s++) {
                 const double *x = feat[i][s];
-                if (strong >= 0 && s != strong)
-                    continue;
+                if (strong >= 0 && (o->fit_strong == 1) != (s == strong))
+                    continue; /* --fit-strong 1: the search's seat; 2: the others */
                 double y = (double)st.chips[s] - chips0[i][s];
                 for (int a = 0; a < FIT_K; a++) {
                     for (int b = 0; b < FIT_K; b++)
@@ -307,14 +309,19 @@ static int fit(const struct opts *o)
         sse -= beta[a] * xty[a];
     printf("battalion leaf fit: %d games of the heuristic%s, %d players, seed %llu, first %d: "
            "%llu samples, R^2 %.3f, residual sd %.2f chips\n",
-           o->fit, o->fit_strong ? " against the search (its seat only)" : "", o->players, (unsigned long long)o->seed, o->first, (unsigned long long)n,
+           o->fit,
+           o->fit_strong == 1   ? " against the search (its seat only)"
+           : o->fit_strong == 2 ? " against the search (the heuristic's seats only)"
+                                : "",
+           o->players, (unsigned long long)o->seed, o->first, (unsigned long long)n,
            1 - sse / (yy - ysum * ysum / (double)n), sqrt(sse / (double)(n - FIT_K)));
     printf("intercept %+.3f\n", beta[0]);
     for (int i = 0; i < BAT_LEAF_NF; i++)
         if (o->fit_drop >> i & 1)
-            printf("--set leaf%d_%s=0   (held at 0)\n", o->players, bat_leaf_names[i]);
+            printf("--set %s%d_%s=0   (held at 0)\n", o->fit_strong == 1 ? "self" : "leaf", o->players,
+                   bat_leaf_names[i]);
         else
-            printf("--set %s%d_%s=%.3f   (se %.3f)\n", o->fit_strong ? "self" : "leaf", o->players,
+            printf("--set %s%d_%s=%.3f   (se %.3f)\n", o->fit_strong == 1 ? "self" : "leaf", o->players,
                    bat_leaf_names[i], beta[i + 1],
                    sqrt(sse / (double)(n - FIT_K) * inv[i + 1][i + 1]));
     return 0;
@@ -344,7 +351,7 @@ int main(int argc, char **argv)
                    "           [--strong search|heuristic|random] [--weak heuristic|random]\n"
                    "           [--iters 1000 | --ms 50] [--cutoff 4] [--seed 1] [--strong-seats K]\n"
                    "           [--set name=value]... [--base name=value]... [--threads T] [--base-threads T] [-v]\n"
-                   "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--fit-strong 0|1]\n"
+                   "       medan-battalion-duplicate --fit G [--fit-drop NAME]... [--fit-strong 0|1|2]\n"
                    "           [--first 0] [--players 4] [--seed 1]\n"
                    "       medan-battalion-duplicate --help | --version\n"
                    "  strength of a Battalion player over duplicate deals, with 95%% intervals\n"
@@ -376,7 +383,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--weak") == 0) o.weak = parse_kind(v);
         else if (strcmp(a, "--strong-seats") == 0) o.nstrong = int_arg(a, v, 1, BAT_MAX_SEATS - 1);
         else if (strcmp(a, "--fit") == 0) o.fit = int_arg(a, v, 1, 100000000);
-        else if (strcmp(a, "--fit-strong") == 0) o.fit_strong = int_arg(a, v, 0, 1);
+        else if (strcmp(a, "--fit-strong") == 0) o.fit_strong = int_arg(a, v, 0, 2);
         else if (strcmp(a, "--fit-drop") == 0) {
             int k = 0;
             while (k < BAT_LEAF_NF && strcmp(v, bat_leaf_names[k]))
