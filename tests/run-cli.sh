@@ -112,6 +112,9 @@ check "$rc/$(count '^--set leaf5_' "$T/o")/$(count '^--set leaf5_chips=0   (held
 awk -v b="$best" 'BEGIN { exit !(b > 0.1 && b < 1) }' &&
     ok "duplicate --fit: a best-suit point is worth $best chips (0.1..1)" ||
     bad "duplicate --fit: best-suit weight '$best'"
+"$BIN/medan-battalion-duplicate" --fit 40 --fit-strong 1 --iters 20 --fit-drop chips >"$T/o" 2>"$T/e"; rc=$?
+check "$rc/$(count '^--set self4_' "$T/o")/$(count 'against the search (its seat only)' "$T/o")" \
+    "0/8/1" "duplicate --fit-strong 1: the search's own weights, self4_*"
 "$BIN/medan-battalion-duplicate" --fit 10 --fit-drop nosuch >"$T/o" 2>"$T/e"; rc=$?
 check "$rc/$(count 'no such leaf feature' "$T/e")" "2/1" "duplicate --fit-drop: an unknown feature is refused"
 # numbers are checked whole: atoi once read "--fit 0" or "--fit abc" as no fit and ran a match

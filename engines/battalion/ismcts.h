@@ -166,8 +166,10 @@ gmove bat_discard_class(const struct bat_state *st, gmove m);
 /* Set one named parameter from text ("explore", "epsilon", "cutoff",
  * "eval_strength", "eval_scale", "actions"=pruned|full, "opp_model", "infer",
  * "infer_bids", "infer_collect", "final", "epsilon_opp", "collect_heuristic",
- * "iterations", "leaf", "leaf<N>_<feature>" for N = 3..6 and a name of
- * bat_leaf_names).
+ * "bid_heuristic", "attack_heuristic", "defend_heuristic", "opp_model_bid",
+ * "opp_model_collect", "rollout_temp", "prog_bias", "root_sym", "own_sym",
+ * "leaf_self", "iterations", "leaf", "leaf<N>_<feature>" and
+ * "self<N>_<feature>" for N = 3..6 and a name of bat_leaf_names).
  * 0, or -1 for an unknown name or a bad value. */
 int bat_search_set(struct bat_search_params *p, const char *name, const char *value);
 
