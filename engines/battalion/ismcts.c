@@ -180,18 +180,13 @@ int bat_search_set(struct bat_search_params *p, const char *name, const char *v)
         }
         return set_double(v, plain[i].lo, plain[i].hi, (double *)field);
     }
-    if (strncmp(name, "leaf", 4) == 0 && name[4] >= '0' + BAT_MIN_SEATS &&
-        name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
+    if ((strncmp(name, "leaf", 4) == 0 || strncmp(name, "self", 4) == 0) &&
+        name[4] >= '0' + BAT_MIN_SEATS && name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
+        /* leaf<N>_<feature>, self<N>_<feature>: a weight of the learned leaf */
+        double(*w)[BAT_LEAF_NF] = name[0] == 'l' ? p->leaf_w : p->self_w;
         for (int i = 0; i < BAT_LEAF_NF; i++)
             if (strcmp(name + 6, bat_leaf_names[i]) == 0)
-                return set_double(v, -10, 10, &p->leaf_w[name[4] - '0'][i]);
-        return -1;
-    }
-    if (strncmp(name, "self", 4) == 0 && name[4] >= '0' + BAT_MIN_SEATS &&
-        name[4] <= '0' + BAT_MAX_SEATS && name[5] == '_') {
-        for (int i = 0; i < BAT_LEAF_NF; i++)
-            if (strcmp(name + 6, bat_leaf_names[i]) == 0)
-                return set_double(v, -10, 10, &p->self_w[name[4] - '0'][i]);
+                return set_double(v, -10, 10, &w[name[4] - '0'][i]);
         return -1;
     }
     if (strcmp(name, "cutoff") == 0) {
