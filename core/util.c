@@ -103,6 +103,19 @@ uint64_t rng_below(struct rng *r, uint64_t n)
     return x % n;
 }
 
+uint64_t rng_range(struct rng *r, uint64_t n)
+{
+    /* x n = 2^64 v + l; the v of a draw with l < 2^64 mod n is drawn again,
+     * so each v in [0, n) has exactly floor(2^64 / n) draws */
+    unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
+    if ((uint64_t)m < n) {
+        const uint64_t t = (0 - n) % n;
+        while ((uint64_t)m < t)
+            m = (unsigned __int128)rng_next(r) * n;
+    }
+    return (uint64_t)(m >> 64);
+}
+
 double rng_double(struct rng *r) { return (rng_next(r) >> 11) * 0x1.0p-53; }
 
 uint64_t mix64(uint64_t a, uint64_t b)

@@ -29,6 +29,11 @@ void rng_seed(struct rng *r, uint64_t seed);
 uint64_t rng_next(struct rng *r);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t rng_below(struct rng *r, uint64_t n);
+/* Uniform in [0, n), n > 0, without bias, by a multiplication (Lemire's
+ * multiply-and-shift with rejection): no division but for 2^64 mod n, and
+ * that only when the low word of the product falls below n (a chance of
+ * n / 2^64).  Other numbers than rng_below's for the same state. */
+uint64_t rng_range(struct rng *r, uint64_t n);
 double rng_double(struct rng *r); /* [0, 1) */
 /* A stable 64-bit mix of several values: seeds for (match, game, seat). */
 uint64_t mix64(uint64_t a, uint64_t b);

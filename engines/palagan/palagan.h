@@ -94,32 +94,6 @@ struct pal_state {
 
 const struct pal_geom *pal_geom(int n);
 
-/* x % d for the playouts' random draws without a division instruction:
- * Granlund and Montgomery's multiply-and-shift (the quotient is
- * (t + ((x - t) >> s1)) >> s2 with t the high word of m * x), exact for
- * every 64-bit x.  pal_divs[d] for d = 1 .. PAL_DIVS - 1, filled by the
- * first pal_geom() call. */
-#define PAL_DIVS 512
-struct pal_div {
-    uint64_t m;
-    uint8_t s1, s2;
-};
-extern struct pal_div pal_divs[PAL_DIVS];
-
-/* x % d (0 < d < PAL_DIVS) by v = pal_divs[d]. */
-static inline uint64_t pal_mod_by(uint64_t x, uint64_t d, struct pal_div v)
-{
-#if defined(__SIZEOF_INT128__)
-    const uint64_t t = (uint64_t)(((unsigned __int128)v.m * x) >> 64);
-    const uint64_t q = (t + ((x - t) >> v.s1)) >> v.s2;
-    return x - q * d;
-#else
-    (void)v;
-    return x % d;
-#endif
-}
-static inline uint64_t pal_mod(uint64_t x, uint64_t d) { return pal_mod_by(x, d, pal_divs[d]); }
-
 /* Word access for the slow paths (text, hash). */
 static inline bool pal_has(const pal_bb b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
 static inline void pal_set(pal_bb b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }

@@ -84,37 +84,8 @@ static void geom_build(struct pal_geom *g, int n)
     }
 }
 
-struct pal_div pal_divs[PAL_DIVS];
-
-/* pal_divs[d]: with L the bits of d - 1 (2^L >= d > 2^(L-1)),
- * m = floor(2^64 (2^L - d) / d) + 1, s1 = min(L, 1), s2 = max(L - 1, 0). */
-static void divs_init(void)
-{
-    for (unsigned d = 1; d < PAL_DIVS; d++) {
-        unsigned L = 0;
-        while ((1u << L) < d)
-            L++;
-        /* 2^64 (2^L - d) / d, done as 2^64 q + (2^64 r) / d with
-         * 2^L - d = q d + r (q = 0: 2^L < 2d) */
-        const uint64_t r = ((uint64_t)1 << L) - d;
-        uint64_t m = 0, rem = 0; /* the quotient of r * 2^64 / d, bit by bit */
-        for (int b = 63 + 64; b >= 0; b--) {
-            rem = rem * 2 + (b >= 64 ? (r >> (b - 64)) & 1 : 0);
-            if (rem >= d) {
-                rem -= d;
-                if (b < 64)
-                    m |= (uint64_t)1 << b;
-            }
-        }
-        pal_divs[d].m = m + 1;
-        pal_divs[d].s1 = (uint8_t)(L > 0);
-        pal_divs[d].s2 = (uint8_t)(L > 0 ? L - 1 : 0);
-    }
-}
-
 static void geoms_init(void)
 {
-    divs_init();
     for (int n = PAL_MIN_N; n <= PAL_MAX_N; n++)
         geom_build(&geoms[n], n);
     cpu_hw = use_hw = cpu_has_hw();

@@ -429,7 +429,7 @@ void SFX(pal_liberties)(const struct pal_geom *g, const struct pal_state *s, int
     }
 }
 
-/* rng_next and rng_below of core/util.c, inlined for the playouts: the
+/* rng_next and rng_range of core/util.c, inlined for the playouts: the
  * same numbers (pal_po_check compares them). */
 static inline uint64_t po_next(struct rng *r)
 {
@@ -444,21 +444,19 @@ static inline uint64_t po_next(struct rng *r)
     return result;
 }
 
-/* po_below with n's divisor looked up by the caller (v = pal_divs[n]). */
-static inline uint64_t po_below_by(struct rng *r, uint64_t n, struct pal_div v)
+/* A draw in [0, n): rng_range's multiply-and-shift.  A multiplication
+ * where the remainder of a division took five dependent steps: the
+ * rejection draws of random_man wait on it (docs/games/palagan.md). */
+static inline uint64_t po_below(struct rng *r, uint64_t n)
 {
-    uint64_t x = po_next(r);
-    /* the limit of rng_below, UINT64_MAX - UINT64_MAX % n, is above
-     * UINT64_MAX - n: only a draw above that needs it */
-    if (x > UINT64_MAX - n) {
-        const uint64_t lim = UINT64_MAX - UINT64_MAX % n;
-        while (x >= lim)
-            x = po_next(r);
+    unsigned __int128 m = (unsigned __int128)po_next(r) * n;
+    if ((uint64_t)m < n) {
+        const uint64_t t = (0 - n) % n;
+        while ((uint64_t)m < t)
+            m = (unsigned __int128)po_next(r) * n;
     }
-    return pal_mod_by(x, n, v);
+    return (uint64_t)(m >> 64);
 }
-
-static inline uint64_t po_below(struct rng *r, uint64_t n) { return po_below_by(r, n, pal_divs[n]); }
 
 /* Index of the k-th set bit of the word x (k < popcount(x)). */
 static inline int sel64(uint64_t x, int k)
@@ -948,7 +946,6 @@ static inline __attribute__((always_inline)) pal_man random_man(const struct pal
     if (ne + np == 0)
         return 0;
     const uint64_t nx = (uint64_t)(ne + 6 * np);
-    const struct pal_div dv = pal_divs[nx];
     /* rule 7: the draw that would step the first maneuver's piece back
      * (none after a summon: last_from = last_to then) */
     int xbad = -1;
@@ -959,7 +956,7 @@ static inline __attribute__((always_inline)) pal_man random_man(const struct pal
     }
     int x, k = 0, f = 0, tc = 0, tries;
     for (tries = 0; tries < 24; tries++) {
-        x = (int)po_below_by(r, nx, dv);
+        x = (int)po_below(r, nx);
         if (x < ne) {
             int t = nth_bit(empty, x);
             if (!po_summon_ok(g, p, t))
@@ -1220,7 +1217,7 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
  * after every maneuver compare its clusters, turn-end legality and short
  * liberties (for random hot sets) with a full recount, the shortcuts for
  * summons and occupying moves with playing them, and po_below/po_next
- * with rng_below/rng_next.  Returns the
+ * with rng_range/rng_next.  Returns the
  * number of maneuvers checked, -1 at the first disagreement. */
 long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                        int turns)
@@ -1289,10 +1286,13 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                         return -1;
                 }
             }
-            /* the inlined random numbers */
-            for (uint64_t n = 1; n <= 400; n += n / 3 + 1) {
+            /* the inlined random numbers; the large n draw again a quarter
+             * to a half of the time */
+            static const uint64_t ns[] = {1, 2, 3, 6, 7, 64, 127, 385, (uint64_t)3 << 62,
+                                          ((uint64_t)1 << 63) + 1, UINT64_MAX};
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
                 struct rng q = *r;
-                if (po_below(&q, n) != rng_below(r, n) || po_next(&q) != rng_next(r))
+                if (po_below(&q, ns[i]) != rng_range(r, ns[i]) || po_next(&q) != rng_next(r))
                     return -1;
             }
             checked++;

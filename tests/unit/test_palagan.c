@@ -389,25 +389,34 @@ static void test_playout_lists(void **state)
     assert_true(checked > 2000);
 }
 
-/* pal_mod, the playouts' division-free x % d, agrees with % for every
- * divisor it has, at the edges of the 64-bit range and at random. */
-static void test_playout_mod(void **state)
+/* rng_range, the playouts' draw in [0, n) (po_below is its inlined copy,
+ * compared by pal_po_check): in range for every n, the same sequence from
+ * the same state, and unbiased where the multiplication alone is not: for
+ * n = 3 * 2^62, v = floor(3x / 4) takes the multiples of 3 twice as often
+ * (half the draws) unless the low words below 2^64 mod n = 2^62 are drawn
+ * again. */
+static void test_playout_range(void **state)
 {
     (void)state;
-    (void)pal_geom(5); /* fills pal_divs */
-    struct rng r;
+    struct rng r, q;
     rng_seed(&r, 9);
-    for (uint64_t d = 1; d < PAL_DIVS; d++) {
-        const uint64_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX, UINT64_MAX - d,
-                                 UINT64_MAX - d + 1, UINT64_MAX / d * d, UINT64_MAX / d * d - 1,
-                                 (uint64_t)1 << 63, ((uint64_t)1 << 63) - 1};
-        for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
-            assert_true(pal_mod(edge[i], d) == edge[i] % d);
-        for (int i = 0; i < 2000; i++) {
-            const uint64_t x = rng_next(&r) >> (i & 63);
-            assert_true(pal_mod(x, d) == x % d);
-        }
-    }
+    const uint64_t ns[] = {1, 2, 3, 6, 7, 385, (uint64_t)3 << 62, ((uint64_t)1 << 63) + 1,
+                           UINT64_MAX};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (int k = 0; k < 2000; k++)
+            assert_true(rng_range(&r, ns[i]) < ns[i]);
+    rng_seed(&r, 10);
+    rng_seed(&q, 10);
+    for (int k = 0; k < 1000; k++)
+        assert_true(rng_range(&r, 1000) == rng_range(&q, 1000));
+    int third = 0, counts[6] = {0};
+    for (int k = 0; k < 30000; k++)
+        third += rng_range(&r, (uint64_t)3 << 62) % 3 == 0;
+    assert_in_range(third, 9500, 10500); /* 10 000 expected, sd 82; biased: 15 000 */
+    for (int k = 0; k < 60000; k++)
+        counts[rng_range(&r, 6)]++;
+    for (int v = 0; v < 6; v++)
+        assert_in_range(counts[v], 9500, 10500); /* sd 91 */
 }
 
 /* The N <= 5 code built for POPCNT and BMI2 (rules_w1h.c) plays the same
@@ -995,7 +1004,7 @@ int main(void)
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_playout_lists),
         cmocka_unit_test(test_fast_cpu_same_playouts),
-        cmocka_unit_test(test_playout_mod),
+        cmocka_unit_test(test_playout_range),
         cmocka_unit_test(test_key_man),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_grave),
