@@ -80,19 +80,7 @@ void rng_seed(struct rng *r, uint64_t seed)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t rng_next(struct rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
+uint64_t rng_next(struct rng *r) { return rng_next_inline(r); }
 
 uint64_t rng_below(struct rng *r, uint64_t n)
 {
@@ -103,18 +91,7 @@ uint64_t rng_below(struct rng *r, uint64_t n)
     return x % n;
 }
 
-uint64_t rng_range(struct rng *r, uint64_t n)
-{
-    /* x n = 2^64 v + l; the v of a draw with l < 2^64 mod n is drawn again,
-     * so each v in [0, n) has exactly floor(2^64 / n) draws */
-    unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
-    if ((uint64_t)m < n) {
-        const uint64_t t = (0 - n) % n;
-        while ((uint64_t)m < t)
-            m = (unsigned __int128)rng_next(r) * n;
-    }
-    return (uint64_t)(m >> 64);
-}
+uint64_t rng_range(struct rng *r, uint64_t n) { return rng_range_inline(r, n); }
 
 double rng_double(struct rng *r) { return (rng_next(r) >> 11) * 0x1.0p-53; }
 

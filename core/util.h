@@ -34,6 +34,34 @@ uint64_t rng_below(struct rng *r, uint64_t n);
  * that only when the low word of the product falls below n (a chance of
  * n / 2^64).  Other numbers than rng_below's for the same state. */
 uint64_t rng_range(struct rng *r, uint64_t n);
+
+/* rng_next and rng_range for hot loops (Palagan's playouts): the same
+ * numbers, the code in line where a call and its frame would cost. */
+static inline uint64_t rng_next_inline(struct rng *r)
+{
+    uint64_t *s = r->s;
+    const uint64_t x = s[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+static inline uint64_t rng_range_inline(struct rng *r, uint64_t n)
+{
+    /* x n = 2^64 v + l; the v of a draw with l < 2^64 mod n is drawn again,
+     * so each v in [0, n) has exactly floor(2^64 / n) draws */
+    unsigned __int128 m = (unsigned __int128)rng_next_inline(r) * n;
+    if ((uint64_t)m < n) {
+        const uint64_t t = (0 - n) % n;
+        while ((uint64_t)m < t)
+            m = (unsigned __int128)rng_next_inline(r) * n;
+    }
+    return (uint64_t)(m >> 64);
+}
 double rng_double(struct rng *r); /* [0, 1) */
 /* A stable 64-bit mix of several values: seeds for (match, game, seat). */
 uint64_t mix64(uint64_t a, uint64_t b);

@@ -429,35 +429,6 @@ void SFX(pal_liberties)(const struct pal_geom *g, const struct pal_state *s, int
     }
 }
 
-/* rng_next and rng_range of core/util.c, inlined for the playouts: the
- * same numbers (pal_po_check compares them). */
-static inline uint64_t po_next(struct rng *r)
-{
-    uint64_t *q = r->s;
-    const uint64_t x = q[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = q[1] << 17;
-    q[2] ^= q[0];
-    q[3] ^= q[1];
-    q[1] ^= q[2];
-    q[0] ^= q[3];
-    q[2] ^= t;
-    q[3] = (q[3] << 45) | (q[3] >> 19);
-    return result;
-}
-
-/* A draw in [0, n): rng_range's multiply-and-shift.  A multiplication
- * where the remainder of a division took five dependent steps: the
- * rejection draws of random_man wait on it (docs/games/palagan.md). */
-static inline uint64_t po_below(struct rng *r, uint64_t n)
-{
-    unsigned __int128 m = (unsigned __int128)po_next(r) * n;
-    if ((uint64_t)m < n) {
-        const uint64_t t = (0 - n) % n;
-        while ((uint64_t)m < t)
-            m = (unsigned __int128)po_next(r) * n;
-    }
-    return (uint64_t)(m >> 64);
-}
-
 /* Index of the k-th set bit of the word x (k < popcount(x)). */
 static inline int sel64(uint64_t x, int k)
 {
@@ -505,7 +476,7 @@ static inline int nth_bit(BB b, int k)
 
 static inline int pick_bit(BB b, struct rng *r)
 {
-    return nth_bit(b, (int)po_below(r, (uint64_t)popc(b)));
+    return nth_bit(b, (int)rng_range_inline(r, (uint64_t)popc(b)));
 }
 
 /* ---- the playout board: clusters kept up to date -------------------------
@@ -956,7 +927,7 @@ static inline __attribute__((always_inline)) pal_man random_man(const struct pal
     }
     int x, k = 0, f = 0, tc = 0, tries;
     for (tries = 0; tries < 24; tries++) {
-        x = (int)po_below(r, nx);
+        x = (int)rng_range_inline(r, nx); /* a multiplication: the loop waits on it */
         if (x < ne) {
             int t = nth_bit(empty, x);
             if (!po_summon_ok(g, p, t))
@@ -1097,7 +1068,7 @@ static __attribute__((noinline, cold)) pal_man listed_man(const struct pal_geom 
     pal_man list[PAL_MAX_MAN];
     int n = SFX(pal_gen_man)(g, &p->s, list);
     for (int tries = 0; n > 0 && tries < (mend ? n : 4); tries++) {
-        int i = mend ? tries : (int)po_below(r, (uint64_t)n);
+        int i = mend ? tries : (int)rng_range_inline(r, (uint64_t)n);
         struct po t = *p;
         po_apply(g, &t, list[i], -1);
         if (po_can_end(&t)) {
@@ -1121,30 +1092,30 @@ policy_man(const struct pal_geom *g, struct po *p, struct rng *r, const struct p
     if (left <= 0)
         return 0;
     const bool mend = !po_can_end(p); /* after a suicidal first */
-    if (left == 1 && !s->first && !mend && (int)(po_next(r) & 1023) < pol->end_early)
+    if (left == 1 && !s->first && !mend && (int)(rng_next_inline(r) & 1023) < pol->end_early)
         return 0;
     const int me = s->stm;
     BB o1, o2, m1, m2;
     po_short(p, me ^ 1, hot, &o1, &o2);
     pal_man m;
     /* capture now, or start a two-maneuver capture */
-    if (nz(o1) && (mend || (int)(po_next(r) & 1023) < pol->capture))
+    if (nz(o1) && (mend || (int)(rng_next_inline(r) & 1023) < pol->capture))
         if ((m = occupy_capture(g, p, pick_bit(o1, r), mend)))
             return m;
-    if (left == 2 && nz(o2) && (int)(po_next(r) & 1023) < pol->capture)
+    if (left == 2 && nz(o2) && (int)(rng_next_inline(r) & 1023) < pol->capture)
         if ((m = occupy_any(g, p, pick_bit(o2, r), mend)))
             return m;
     if (!mend) {
         /* the opponent gets two maneuvers: two liberties are not safe */
         po_short(p, me, hot, &m1, &m2);
-        if (nz(m1) && (int)(po_next(r) & 1023) < pol->save)
+        if (nz(m1) && (int)(rng_next_inline(r) & 1023) < pol->save)
             if ((m = occupy_libs(g, p, pick_bit(m1, r), 3)) ||
                 (m = occupy_libs(g, p, pick_bit(m1, r), 2)))
                 return m;
-        if (nz(m2) && (int)(po_next(r) & 1023) < pol->save)
+        if (nz(m2) && (int)(rng_next_inline(r) & 1023) < pol->save)
             if ((m = occupy_libs(g, p, pick_bit(m2, r), 3)))
                 return m;
-        if (nz(o2) && (int)(po_next(r) & 1023) < pol->attack)
+        if (nz(o2) && (int)(rng_next_inline(r) & 1023) < pol->attack)
             if ((m = occupy_libs(g, p, pick_bit(o2, r), 2)))
                 return m;
     }
@@ -1216,9 +1187,8 @@ int SFX(pal_playout)(const struct pal_geom *g, struct pal_state *s, struct rng *
 /* Test support: play `turns` policy turns from s on a playout board and
  * after every maneuver compare its clusters, turn-end legality and short
  * liberties (for random hot sets) with a full recount, the shortcuts for
- * summons and occupying moves with playing them, and po_below/po_next
- * with rng_range/rng_next.  Returns the
- * number of maneuvers checked, -1 at the first disagreement. */
+ * summons and occupying moves with playing them.  Returns the number of
+ * maneuvers checked, -1 at the first disagreement. */
 long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng *r,
                        int turns)
 {
@@ -1285,15 +1255,6 @@ long SFX(pal_po_check)(const struct pal_geom *g, struct pal_state *s, struct rng
                     if (got2 != got || ok != end || libs != SFX(pal_cluster_libs)(g, &t, L, NULL))
                         return -1;
                 }
-            }
-            /* the inlined random numbers; the large n draw again a quarter
-             * to a half of the time */
-            static const uint64_t ns[] = {1, 2, 3, 6, 7, 64, 127, 385, (uint64_t)3 << 62,
-                                          ((uint64_t)1 << 63) + 1, UINT64_MAX};
-            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
-                struct rng q = *r;
-                if (po_below(&q, ns[i]) != rng_range(r, ns[i]) || po_next(&q) != rng_next(r))
-                    return -1;
             }
             checked++;
             if (!policy_man_call(g, &p, r, &pal_default_policy, ld(g->all)))

@@ -389,12 +389,11 @@ static void test_playout_lists(void **state)
     assert_true(checked > 2000);
 }
 
-/* rng_range, the playouts' draw in [0, n) (po_below is its inlined copy,
- * compared by pal_po_check): in range for every n, the same sequence from
- * the same state, and unbiased where the multiplication alone is not: for
- * n = 3 * 2^62, v = floor(3x / 4) takes the multiples of 3 twice as often
- * (half the draws) unless the low words below 2^64 mod n = 2^62 are drawn
- * again. */
+/* rng_range, the playouts' draw in [0, n) (rng_range_inline there): in
+ * range for every n, the same sequence from the same state, and unbiased
+ * where the multiplication alone is not: for n = 3 * 2^62, v = floor(3x /
+ * 4) takes the multiples of 3 twice as often (half the draws) unless the
+ * low words below 2^64 mod n = 2^62 are drawn again. */
 static void test_playout_range(void **state)
 {
     (void)state;
