@@ -34,6 +34,7 @@ uint64_t rng_below(struct rng *r, uint64_t n);
  * that only when the low word of the product falls below n (a chance of
  * n / 2^64).  Other numbers than rng_below's for the same state. */
 uint64_t rng_range(struct rng *r, uint64_t n);
+double rng_double(struct rng *r); /* [0, 1) */
 
 /* rng_next and rng_range for hot loops (Palagan's playouts): the same
  * numbers, the code in line where a call and its frame would cost. */
@@ -62,7 +63,7 @@ static inline uint64_t rng_range_inline(struct rng *r, uint64_t n)
     }
     return (uint64_t)(m >> 64);
 }
-double rng_double(struct rng *r); /* [0, 1) */
+
 /* A stable 64-bit mix of several values: seeds for (match, game, seat). */
 uint64_t mix64(uint64_t a, uint64_t b);
 /* mix64 is invertible (anyone can undo it): never use it to hide a value.
