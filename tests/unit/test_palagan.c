@@ -360,8 +360,7 @@ static void test_count(void **state)
 /* The playouts' incremental cluster lists (rules_core.h, struct po) agree
  * with a full recount after every maneuver of policy-played games on every
  * board size, and so do the legality and capture shortcuts of the policy
- * (pal_po_check), and the policy's inlined random numbers are those of
- * rng_below/rng_next; a bookkeeping slip makes it return -1.  The boards of
+ * (pal_po_check); a bookkeeping slip makes it return -1.  The boards of
  * N <= 5 are checked on both builds of their code. */
 static void test_playout_lists(void **state)
 {
