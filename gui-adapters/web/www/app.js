@@ -30,6 +30,7 @@ const M = {
   sel: null,         // selected cell
   turn: [],          // Palagan: maneuvers chosen this turn
   cards: [],         // Battalion: selected hand cards (indexes)
+  fenShown: null,    // analysis: the position string last written into #fen
 };
 window.medan = M;
 
@@ -271,7 +272,12 @@ function show(st) {
     ol.scrollTop = ol.scrollHeight;
   }
   if (st.mode === 'analyse') {
-    if (document.activeElement !== $('fen')) $('fen').value = st.fen;
+    // Rewritten only when the position changed: a string being typed (or just
+    // cleared) survives the many updates a running analysis sends.
+    if (st.fen !== M.fenShown && document.activeElement !== $('fen')) {
+      $('fen').value = st.fen;
+      M.fenShown = st.fen;
+    }
     showAnalysis(st);
     analysisShow(st);      // eval bar and graph, records, share link (analysis.js)
   } else {
