@@ -242,7 +242,7 @@ function show(st) {
   if (changed) { M.sel = null; M.turn = []; M.cards = []; }
   const fresh = !M.state || M.state.id !== st.id;
   M.state = st;
-  if (fresh) syncSetup(st);
+  if (fresh) { syncSetup(st); M.fenShown = null; }   // a new session's position is written
   document.body.dataset.game = st.game;
   document.body.dataset.version = st.version;
   draw(st);
