@@ -542,6 +542,7 @@ lines = d.execute_script("return [...document.querySelectorAll('#pv-lines li')].
 check(len(lines) >= 2 and all('depth' in x and 'nodes' in x for x in lines),
       'analysis: depth, score, nodes, pv for 2 lines (%s)' % lines[:1])
 check(len(d.find_elements(By.CSS_SELECTOR, 'line.arrow')) >= 2, 'analysis: the PV drawn as arrows')
+shot('web-analysis.png')
 # A position string being typed survives the updates a running search sends,
 # also once the box has lost the focus (WebDriver's clear() blurs it).
 fen = d.find_element(By.ID, 'fen')
@@ -552,7 +553,6 @@ seen = json.dumps(state().get('info'))
 wait(lambda: json.dumps(state().get('info')) != seen, 'an update of the running analysis')
 check(fen.get_attribute('value') == '1bbbb',
       'analysis: a position string being typed is not overwritten by updates (%r)' % fen.get_attribute('value'))
-shot('web-analysis.png')
 click('#analyse-stop')
 wait(lambda: text('analysis-state').startswith('Analysis stopped'), 'the analysis to stop')
 check(not state()['analysing'], 'analysis: stop ends the infinite search')
