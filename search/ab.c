@@ -43,6 +43,7 @@ const struct ab_params ab_default_params = {
     .aspiration = AB_ASP_WINDOW,
     .root_pns = AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT,
     .root_pns_cp = AB_ROOT_PNS_CP,
+    .shared_history = AB_SHARED_HISTORY,
 };
 
 /* The per-thread buffers (one state, move list and score list a ply, the
@@ -97,6 +98,7 @@ void ab_init(struct ab *ab, const struct game *g, const struct ab_ops *ops, void
     if (tt_init(&ab->tt, hash_mb) && tt_init(&ab->tt, 1))
         die("out of memory for the transposition table"); /* exit-ok: out of memory */
     ab->ttp = &ab->tt;
+    ab->hist = ab->history;
     ab->threads = 1;
     ab->pns_mb = hash_mb;
     ab->prev_score = INT_MIN;
@@ -351,6 +353,14 @@ static int excluded(const struct ab *ab, gmove m)
     return proven_lost(ab, m);
 }
 
+/* A quiet move's history score: the table of this thread, or the main
+ * search's when the helpers share it (ab_params.shared_history); read
+ * atomically, as another thread may be writing it. */
+static int hist_get(const struct ab *ab, int side, gmove m)
+{
+    return __atomic_load_n(&ab->hist[side][ab->ops->move_key(m)], __ATOMIC_RELAXED);
+}
+
 /* Order moves: TT move, tactical, killers, history.  Selection sort on use.
  * Up to AB_MARK_MAX moves are classified by the game's mark_tactical in one
  * call (a node with more asks move by move). */
@@ -367,13 +377,13 @@ static void score_moves(struct ab *ab, const void *st, const gmove *mv, int *sc,
         if (m32 == ttmove)
             sc[i] = AB_ORDER_TT;
         else if (batch ? tac[i] : ab->ops->is_tactical && ab->ops->is_tactical(st, mv[i]))
-            sc[i] = AB_ORDER_TACTICAL + ab->history[side][ab->ops->move_key(mv[i])];
+            sc[i] = AB_ORDER_TACTICAL + hist_get(ab, side, mv[i]);
         else if (m32 == ab->killers[ply][0])
             sc[i] = AB_ORDER_KILLER1;
         else if (m32 == ab->killers[ply][1])
             sc[i] = AB_ORDER_KILLER2;
         else
-            sc[i] = ab->history[side][ab->ops->move_key(mv[i])];
+            sc[i] = hist_get(ab, side, mv[i]);
     }
 }
 
@@ -453,9 +463,14 @@ static int scored_tactical(const struct ab *ab, const void *st, gmove m, int sc)
 
 static void update_history(struct ab *ab, int side, gmove m, int bonus)
 {
-    int16_t *h = &ab->history[side][ab->ops->move_key(m)];
-    int v = *h + bonus - *h * abs(bonus) / AB_HIST_GRAVITY;
-    *h = (int16_t)(v > AB_HIST_MAX ? AB_HIST_MAX : v < -AB_HIST_MAX ? -AB_HIST_MAX : v);
+    /* with a shared table (shared_history) another thread may update the
+     * entry between the load and the store: one of the two updates is
+     * lost, which only blurs an ordering score */
+    int16_t *h = &ab->hist[side][ab->ops->move_key(m)];
+    int old = __atomic_load_n(h, __ATOMIC_RELAXED);
+    int v = old + bonus - old * abs(bonus) / AB_HIST_GRAVITY;
+    __atomic_store_n(h, (int16_t)(v > AB_HIST_MAX ? AB_HIST_MAX : v < -AB_HIST_MAX ? -AB_HIST_MAX : v),
+                     __ATOMIC_RELAXED);
 }
 
 /* The busy table's hash of (position, move): never 0 (an empty slot). */
@@ -491,7 +506,7 @@ static int qsearch(struct ab *ab, int ply, int alpha, int beta)
         alpha = best;
     n = ab->ops->gen_tactical(st, mv, ab->game->max_moves);
     for (int i = 0; i < n; i++)
-        sc[i] = ab->history[ab->game->to_move(st) - 1][ab->ops->move_key(mv[i])];
+        sc[i] = hist_get(ab, ab->game->to_move(st) - 1, mv[i]);
     for (int i = 0; i < n; i++) {
         gmove m = pick(mv, sc, n, i);
         void *child = ply_state(ab, ply + 1);
@@ -852,6 +867,7 @@ static void start_helpers(struct ab *ab, const struct search_req *req, int maxde
             continue; /* not needed by this search (search_threads) */
         h->par = ab->par;
         h->ttp = &ab->tt;
+        h->hist = ab->par.shared_history ? ab->history : h->history;
         h->busy_use = ab->busy_use;
         h->req = req;
         h->tm = NULL;

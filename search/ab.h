@@ -173,6 +173,10 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * node; more are searched in turn), so that the threads spread over the
  * tree instead of searching the same subtrees at once. */
 #define AB_DEFER_DEPTH 3
+/* Threads > 1: 1, the helpers order quiet moves by the main search's history
+ * table and update it (relaxed atomics, a lost update allowed); 0, each
+ * thread keeps its own (SearchParams shared_history). */
+#define AB_SHARED_HISTORY 0
 #define AB_DEFER_MAX 64
 #define AB_BUSY_SLOTS (1 << 15)
 
@@ -192,6 +196,7 @@ struct ab_params {
     int contempt;        /* a draw counts this much below even for the root side */
     int root_pns;        /* AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT (SearchParams root_pns) */
     int root_pns_cp;     /* AB_ROOT_PNS_CP */
+    int shared_history;  /* AB_SHARED_HISTORY: helpers use the main search's history table */
 };
 
 extern const struct ab_params ab_default_params;
@@ -237,6 +242,7 @@ struct ab {
     _Atomic uint64_t nl_total;
     atomic_bool nl_reached;
     int16_t history[2][AB_KEYS];
+    int16_t (*hist)[AB_KEYS]; /* the table searched: history, or the main search's (shared_history) */
     uint32_t killers[AB_MAX_PLY][2];
     /* per search */
     uint64_t nodes;

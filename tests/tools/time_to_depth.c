@@ -1,6 +1,6 @@
 /* time_to_depth.c - Lazy SMP's time to depth (make bench).
  *
- *   time_to_depth <loa|fetlar> <depth> [threads] [runs]
+ *   time_to_depth <loa|fetlar> <depth> [threads] [runs] [Name=value ...]
  *
  * Searches each of the engine's bench positions (<game>_bench_positions,
  * the ones of `medan-<game> bench`) to the fixed depth (`go depth`), once
@@ -23,6 +23,11 @@
  * threads * CPU time(1) / CPU time(threads) (process CPU time): the ratio
  * if each thread had a core of its own, the threads' slow-down on shared
  * caches and memory included.
+ *
+ * Each Name=value after runs sets an engine option of the searches with
+ * `threads` threads only (split at the first '=': SearchParams=shared_history=1),
+ * so a change of the parallel search can be measured against one thread
+ * searching as before.
  *
  * A benchmark, not a test: the times are wall times on whatever machine
  * runs it (state its load with them), and more threads search differently
@@ -124,10 +129,10 @@ int main(int argc, char **argv)
     int runs = argc > 4 ? atoi(argv[4]) : 1, npos = 0;
     char tval[16], err[GAME_ERR_LEN];
     double ratio[MAX_POS], logsum = 0, nratio[MAX_POS], cratio[MAX_POS];
-    if (argc < 3 || argc > 5 || depth < 1 || depth > 100 || threads < 1 || threads > 256 ||
+    if (argc < 3 || depth < 1 || depth > 100 || threads < 1 || threads > 256 ||
         runs < 1 || runs > MAX_RUNS) {
         fprintf(stderr, "usage: time_to_depth <loa|fetlar> <depth 1..100> [threads 1..256] "
-                        "[runs 1..%d]\n", MAX_RUNS);
+                        "[runs 1..%d] [Name=value ...]\n", MAX_RUNS);
         return 2;
     }
     if (strcmp(argv[1], "loa") == 0)
@@ -145,6 +150,15 @@ int main(int argc, char **argv)
     e->init(many);
     snprintf(tval, sizeof tval, "%d", threads);
     set_option(e, many, "Threads", tval);
+    for (int a = 5; a < argc; a++) {
+        char name[64];
+        const char *eq = strchr(argv[a], '=');
+        if (!eq || eq == argv[a] || (size_t)(eq - argv[a]) >= sizeof name)
+            die("time_to_depth: '%s' is not Name=value", argv[a]);
+        memcpy(name, argv[a], (size_t)(eq - argv[a]));
+        name[eq - argv[a]] = '\0';
+        set_option(e, many, name, eq + 1);
+    }
     game_config_buf cfg;
     e->game->config_default(cfg.b);
     for (int i = 0; positions[i] && npos < MAX_POS; i++, npos++) {

@@ -154,6 +154,17 @@ def run(path, seed, require_threads):
                     raise Fail("setoption during a search: " + s)
                 e.send("stop")
                 e.until("bestmove")
+            # the alpha-beta engines: helpers sharing the main search's
+            # history table (SearchParams shared_history), then back
+            if t == 2 and "SearchParams" in options and name in ("medan-loa", "medan-fetlar"):
+                e.send("setoption name SearchParams value shared_history=1")
+                e.until("ok")
+                e.send("go infinite")
+                pause(0.3)
+                e.send("stop")
+                e.until("bestmove")
+                e.send("setoption name SearchParams value")
+                e.until("ok")
             e.send("isready")
             e.until("readyok")
         # quit during a search
