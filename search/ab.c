@@ -44,6 +44,7 @@ const struct ab_params ab_default_params = {
     .root_pns = AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT,
     .root_pns_cp = AB_ROOT_PNS_CP,
     .shared_history = AB_SHARED_HISTORY,
+    .helper_ahead = AB_HELPER_AHEAD,
 };
 
 /* The per-thread buffers (one state, move list and score list a ply, the
@@ -794,7 +795,7 @@ static void *helper_run(void *arg)
         /* odd helpers one depth ahead of the main search, even ones at its
          * depth; never back, never a depth twice */
         int md = atomic_load_explicit(&h->main->cur_depth, memory_order_relaxed) +
-                 (h->id & 1 ? AB_HELPER_AHEAD : 0);
+                 (h->id & 1 ? h->par.helper_ahead : 0);
         if (md > depth)
             depth = md;
         if (depth > AB_MAX_PLY - 2)

@@ -163,7 +163,7 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * against the skip pattern of Stockfish 7-9 (helper i skipping depths in
  * runs of 1-4): time to depth by nodes 1.54 / 1.42 against 1.22 / 1.41
  * (LOA depth 7 / 8), Fetlar 1.28 / 1.20 against 1.39 / 1.08 (depth 6 / 7),
- * 2 threads, one run each on a loaded machine. */
+ * 2 threads, one run each on a loaded machine.  SearchParams helper_ahead. */
 #define AB_HELPER_AHEAD 1
 /* Threads > 1: moves another thread is searching are deferred (simplified
  * ABDADA).  At a node of at least this depth each thread marks the
@@ -197,6 +197,7 @@ struct ab_params {
     int root_pns;        /* AB_ROOT_PNS_NODES / AB_ROOT_PNS_UNIT (SearchParams root_pns) */
     int root_pns_cp;     /* AB_ROOT_PNS_CP */
     int shared_history;  /* AB_SHARED_HISTORY: helpers use the main search's history table */
+    int helper_ahead;    /* AB_HELPER_AHEAD (SearchParams helper_ahead) */
 };
 
 extern const struct ab_params ab_default_params;

@@ -46,6 +46,7 @@ static const struct named_int search_names[] = {
     P(null_min_depth), P(null_reduction), P(lmr_min_depth), P(lmr_min_moves),
     P(futility_margin), P(lmp_depth), P(lmp_moves), P(fut_depth), P(fut_margin),
     P(aspiration), P(root_pns), P(root_pns_cp), P(shared_history),
+    P(helper_ahead),
 };
 #undef P
 

@@ -155,9 +155,10 @@ def run(path, seed, require_threads):
                 e.send("stop")
                 e.until("bestmove")
             # the alpha-beta engines: helpers sharing the main search's
-            # history table (SearchParams shared_history), then back
+            # history table at its depth (SearchParams shared_history,
+            # helper_ahead), then back
             if t == 2 and "SearchParams" in options and name in ("medan-loa", "medan-fetlar"):
-                e.send("setoption name SearchParams value shared_history=1")
+                e.send("setoption name SearchParams value shared_history=1,helper_ahead=0")
                 e.until("ok")
                 e.send("go infinite")
                 pause(0.3)

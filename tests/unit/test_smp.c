@@ -2,8 +2,8 @@
  * (LOA, Fetlar, Nim), in-process through the MEP library: the option and
  * its busy rule, legal moves and proven results with 2-4 threads, stop and
  * quit during a 4-thread search, Threads 1 -> 4 -> 1 searching exactly as
- * a fresh Threads=1 engine, helpers sharing the main search's history
- * (SearchParams shared_history), the node limit summed over threads, and the
+ * a fresh Threads=1 engine, the threads' SearchParams (shared_history,
+ * helper_ahead), the node limit summed over threads, and the
  * lockless table and evaluation cache rejecting a torn slot.  No wall-clock bound is asserted:
  * the waits below only catch a hang. */
 #include <setjmp.h>
@@ -319,49 +319,57 @@ static void test_threads_1_4_1(void **st)
     }
 }
 
-/* SearchParams shared_history=1 (the helpers order by and update the main
- * search's history table): with 2 and 3 threads the moves are legal and
- * the proven results stand; with one thread it changes nothing (the main
- * search always keeps its own table): the same info lines as without it. */
-static void test_shared_history(void **st)
+/* The SearchParams of the threads: shared_history=1 (the helpers order by
+ * and update the main search's history table) and helper_ahead=0 (helper 1
+ * at the main search's depth, not one ahead).  With 2 and 3 threads the
+ * moves are legal and the proven results stand; with one thread neither
+ * changes anything (the main search keeps its own table, and there is no
+ * helper): the same info lines as without them. */
+static void test_thread_params(void **st)
 {
     const struct engine *engines[] = {&loa_engine, &fetlar_engine};
+    static const char *const specs[] = {"shared_history=1", "helper_ahead=0",
+                                        "shared_history=1,helper_ahead=2"};
     (void)st;
     for (int k = 0; k < 2; k++) {
-        struct session s, plain;
-        char *o, want[1 << 15];
+        struct session plain;
+        char *o, want[1 << 15], line[128];
         open_e(&plain, engines[k]);
         o = go_wait(&plain, "go depth 5");
         snprintf(want, sizeof want, "%s", o);
         blank_times(want);
         close_s(&plain);
 
-        open_e(&s, engines[k]);
-        assert_string_equal(cmd(&s, "setoption name SearchParams value shared_history=1"), "ok\n");
-        o = go_wait(&s, "go depth 5");
-        blank_times(o);
-        assert_string_equal(o, want);
-        for (int t = 2; t <= 3; t++) {
-            set_threads(&s, t);
-            assert_string_equal(cmd(&s, "newgame"), "ok\n");
-            o = go_wait(&s, "go depth 6");
-            assert_true(is_legal(engines[k], NULL, bestmove(o)));
-            check_last_info(o, 6);
-        }
-        if (engines[k] == &fetlar_engine) {
-            /* the king escapes in 3 plies */
-            assert_string_equal(
-                cmd(&s, "position fen /11/11/11/11/3K7/t9t/11/11/2t8/11/11/ w 0"), "ok\n");
+        for (size_t p = 0; p < ARRAY_LEN(specs); p++) {
+            struct session s;
+            open_e(&s, engines[k]);
+            snprintf(line, sizeof line, "setoption name SearchParams value %s", specs[p]);
+            assert_string_equal(cmd(&s, line), "ok\n");
             o = go_wait(&s, "go depth 5");
-            assert_non_null(strstr(o, "score win 3 "));
-            assert_string_equal(bestmove(o), "d5-a5");
-        } else {
-            assert_string_equal(cmd(&s, "position fen ww6/8/8/8/8/4b3/7b/6w1 b"), "ok\n");
-            o = go_wait(&s, "go depth 4");
-            assert_non_null(strstr(o, "score win 1 "));
-            assert_string_equal(bestmove(o), "e3xg1");
+            blank_times(o);
+            assert_string_equal(o, want);
+            for (int t = 2; t <= 3; t++) {
+                set_threads(&s, t);
+                assert_string_equal(cmd(&s, "newgame"), "ok\n");
+                o = go_wait(&s, "go depth 6");
+                assert_true(is_legal(engines[k], NULL, bestmove(o)));
+                check_last_info(o, 6);
+            }
+            if (engines[k] == &fetlar_engine) {
+                /* the king escapes in 3 plies */
+                assert_string_equal(
+                    cmd(&s, "position fen /11/11/11/11/3K7/t9t/11/11/2t8/11/11/ w 0"), "ok\n");
+                o = go_wait(&s, "go depth 5");
+                assert_non_null(strstr(o, "score win 3 "));
+                assert_string_equal(bestmove(o), "d5-a5");
+            } else {
+                assert_string_equal(cmd(&s, "position fen ww6/8/8/8/8/4b3/7b/6w1 b"), "ok\n");
+                o = go_wait(&s, "go depth 4");
+                assert_non_null(strstr(o, "score win 1 "));
+                assert_string_equal(bestmove(o), "e3xg1");
+            }
+            close_s(&s);
         }
-        close_s(&s);
     }
 }
 
@@ -679,7 +687,7 @@ int main(void)
         cmocka_unit_test(test_cb_legalmoves),
         cmocka_unit_test(test_legal_and_wins),
         cmocka_unit_test(test_threads_1_4_1),
-        cmocka_unit_test(test_shared_history),
+        cmocka_unit_test(test_thread_params),
         cmocka_unit_test(test_stop_infinite),
         cmocka_unit_test(test_quit_during_search),
         cmocka_unit_test(test_nodes_limit),
