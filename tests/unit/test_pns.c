@@ -2,7 +2,8 @@
  * answers: Nim by its theory (nim-sum) and by a full-depth search; LOA and
  * Fetlar endgames from seeded random games valued by a plain full-width
  * search (tests/tools/endgames.h), wins and losses both, with the exact
- * distance; the game's history (a repeated position is no win); hostile
+ * distance; the game's history (a repeated position is no win), also
+ * across the table's generation wrap; hostile
  * input (a finished game, no legal move, a huge node limit with stop, stop
  * mid-proof through MEP's go solve, refused limits); the alpha-beta
  * root solve never playing a move it proved lost.  Waits only catch a
@@ -206,6 +207,68 @@ static void test_history(void **unused)
             assert_true(hist[i] != loa_game.hash(c.b));
     }
     pns_free(&p);
+    free(mv);
+}
+
+/* The table's generations wrap every 255 solves and the table is emptied
+ * then (search/pns.c, table_clear): a proof stored 255 solves earlier must
+ * not be read as current.  The win in three is proved without a history;
+ * 254 other solves follow; then it is solved again, in the generation the
+ * first proof was stored in, with every position the defender can reach
+ * after a winning first move in the history: there the defender repeats,
+ * so no win in three stands, but a stale entry of a first move's position
+ * (lost in two) would give the old proof.  Twice, so that the emptied
+ * table is used and emptied again. */
+static void test_generation_wrap(void **unused)
+{
+    struct pns p;
+    struct pns_result r;
+    game_state_buf st, one, c, d;
+    gmove *mv = game_move_buf(&loa_game), *rep = game_move_buf(&loa_game);
+    enum { HMAX = 4096 };
+    uint64_t *hist = xmalloc(HMAX * sizeof *hist);
+    int nh = 0, nwin = 0;
+    (void)unused;
+    parse(&loa_game, st.b, "2b4w/8/3w4/5wb1/3b4/w6w/w5w1/8 b");
+    parse(&loa_game, one.b, "ww6/8/8/8/8/4b3/7b/6w1 b");
+    int n = game_gen_moves(&loa_game, st.b, mv);
+    for (int i = 0; i < n; i++) {
+        uint64_t nodes = 0;
+        memcpy(c.b, st.b, loa_game.state_size);
+        loa_game.play(c.b, mv[i]);
+        if (!eg_win_within(&loa_game, c.b, loa_game.to_move(st.b), 2, &nodes))
+            continue;
+        nwin++;
+        int nr = game_gen_moves(&loa_game, c.b, rep);
+        for (int k = 0; k < nr; k++) {
+            struct game_result res;
+            memcpy(d.b, c.b, loa_game.state_size);
+            loa_game.play(d.b, rep[k]);
+            loa_game.result(d.b, NULL, 0, &res);
+            if (!res.over) {
+                assert_true(nh < HMAX);
+                hist[nh++] = loa_game.hash(d.b);
+            }
+        }
+    }
+    assert_true(nwin > 0 && nh > 0);
+    assert_int_equal(pns_init(&p, &loa_game, NULL, 4), 0);
+    for (int round = 0; round < 2; round++) {
+        pns_solve(&p, st.b, NULL, 0, 1000000, 0, NULL, &r);
+        assert_int_equal(r.status, PNS_WIN);
+        assert_int_equal(r.plies, 3);
+        for (int i = 0; i < 254; i++) {
+            pns_solve(&p, one.b, NULL, 0, 100000, 0, NULL, &r);
+            assert_int_equal(r.status, PNS_WIN);
+            assert_int_equal(r.plies, 1);
+        }
+        pns_solve(&p, st.b, hist, nh, 200000, 0, NULL, &r);
+        if (r.status == PNS_WIN)
+            assert_true(r.plies > 3);
+    }
+    pns_free(&p);
+    free(hist);
+    free(rep);
     free(mv);
 }
 
@@ -445,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_loa_endgames),
         cmocka_unit_test(test_fetlar_endgames),
         cmocka_unit_test(test_history),
+        cmocka_unit_test(test_generation_wrap),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_mep),
         cmocka_unit_test(test_nim_against_alpha_beta),
