@@ -173,12 +173,12 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
  * node; more are searched in turn), so that the threads spread over the
  * tree instead of searching the same subtrees at once. */
 #define AB_DEFER_DEPTH 3
+#define AB_DEFER_MAX 64
+#define AB_BUSY_SLOTS (1 << 15)
 /* Threads > 1: 1, the helpers order quiet moves by the main search's history
  * table and update it (relaxed atomics, a lost update allowed); 0, each
  * thread keeps its own (SearchParams shared_history). */
 #define AB_SHARED_HISTORY 0
-#define AB_DEFER_MAX 64
-#define AB_BUSY_SLOTS (1 << 15)
 
 /* The per-engine part of the tunables (defaults above; contempt is an
  * engine option). */

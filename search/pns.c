@@ -133,6 +133,7 @@ static void table_clear(struct pns_entry *t, size_t bytes)
     memset(t, 0, lo - a);
     memset((void *)hi, 0, end - hi);
 }
+
 static uint64_t tkey(const struct pns *p, uint64_t key)
 {
     /* the two questions of a solve have their own entries */
