@@ -314,8 +314,8 @@ static void check_time(struct ab *ab)
 {
     if (ab->nl_step && ab->nodes - ab->nl_last >= ab->nl_step && !ab->stopped)
         node_limit_shared(ab);
-    /* the stop flag is one relaxed load: look often; the clock less so */
-    if ((ab->nodes & AB_STOP_MASK) == 0 && ab->req &&
+    /* the flags are relaxed loads: at every node; the clock less often */
+    if (ab->req &&
         (search_stopped(ab->req) ||
          (ab->end && atomic_load_explicit(ab->end, memory_order_relaxed)) ||
          atomic_load_explicit(&ab->helper_reached, memory_order_relaxed)))

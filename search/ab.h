@@ -112,13 +112,16 @@ _Static_assert(AB_HIST_MAX < AB_ORDER_KILLER2 &&
 /* Time: iterations with an unchanged best move before it counts as fully
  * stable (tm_continue's stability 1). */
 #define AB_STABLE_ITERATIONS 4
-/* How often the search looks at the stop flag, at the clock and at the
- * node limit (node count masks: every 256, 256 and 1024 nodes).  The clock
- * (a vDSO read) every 256: an evaluation-heavy node (Fetlar's tactics) is
- * tens of microseconds on a loaded machine, and movetime is used to its hard
- * stop.  The node limit every 1024, as always: `go nodes` stays the same. */
-#define AB_STOP_MASK 255
-#define AB_CLOCK_MASK 255
+/* How often the search looks at the stop flags, at the clock and at the
+ * node limit.  The flags (`stop`, the helpers' end, a depth reached: relaxed
+ * loads of lines no thread writes during a search) at every node, the clock
+ * (a vDSO read, about 18 ns) every 8 nodes: a node that first touches a page
+ * of a big table can take milliseconds (a 2 MiB page faulted in took 2.6-5
+ * ms on the project's machines), and with a look every 256 nodes `stop`
+ * took up to 276 ms and `go movetime 100` 157 ms in a new process
+ * (search/tt.c warms the table since).  The node limit every 1024, as
+ * always: `go nodes` stays the same. */
+#define AB_CLOCK_MASK 7
 #define AB_NODES_MASK 1023
 /* The node limit with Threads > 1 (`go nodes N` counts every thread's
  * nodes): each thread adds its count to one shared total every `step`

@@ -33,10 +33,13 @@ struct tt_slot {
     _Atomic uint64_t check;
 };
 
+struct tt_warm;
+
 struct tt {
     struct tt_slot *e; /* on a cache line */
     void *raw;         /* the allocation e lies in */
     size_t mapped;     /* its length if mapped (a big table), 0 if from calloc */
+    struct tt_warm *warm; /* the thread faulting a mapped table's pages in, or NULL */
     size_t mask; /* number of buckets - 1 */
     uint8_t gen; /* written between searches only */
     atomic_uchar dirty; /* stored into since the last clear (a fresh table is zero) */

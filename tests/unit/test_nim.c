@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,92 @@ static void test_too_many_moves_is_internal_error(void **unused)
     assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
+/* The search looks at its stop flag at every node and at the clock every
+ * AB_CLOCK_MASK + 1 nodes: a node can be slow (a page of a big table
+ * faulted in took milliseconds), and with looks every 256 nodes `stop`
+ * took 276 ms.  Counted in evaluations, not in time: the evaluation sets
+ * the flag at its k-th call (at most one more, the node being entered),
+ * and with a movetime and 1 ms evaluations no more than a clock step of
+ * them start after the whole movetime is over, however slow the machine. */
+static struct {
+    atomic_bool stop;
+    long evals, at, late;
+    int64_t deadline_us;
+    unsigned sleep_us;
+} probe;
+
+static int ev_probe(void *eng, const void *st)
+{
+    (void)eng;
+    (void)st;
+    if (probe.deadline_us && now_us() > probe.deadline_us)
+        probe.late++;
+    if (++probe.evals == probe.at)
+        atomic_store(&probe.stop, true);
+    if (probe.sleep_us)
+        usleep(probe.sleep_us);
+    return 0;
+}
+
+static void probe_search(struct ab *ab, const struct nim_state *s, int64_t movetime)
+{
+    struct search_req req;
+    gmove ponder;
+    memset(&req, 0, sizeof req);
+    limits_clear(&req.lim);
+    req.lim.movetime = movetime;
+    req.lim.infinite = movetime < 0;
+    req.game = G;
+    req.pos = s;
+    req.stop = &probe.stop;
+    req.start_us = now_us();
+    probe.deadline_us = movetime < 0 ? 0 : req.start_us + movetime * 1000;
+    ab_go(ab, &req, &ponder);
+}
+
+/* no tactical moves: every leaf a quiescence node, which looks too */
+static int no_tactics(const void *st, gmove *out, int max)
+{
+    (void)st;
+    (void)out;
+    (void)max;
+    return 0;
+}
+
+static void test_stop_is_seen_at_once(void **unused)
+{
+    static const struct ab_ops ops = {.eval = ev_probe, .move_key = key, .gen_tactical = no_tactics};
+    static const long at[] = {1, 2, 300, 1001, 4097, 9999};
+    game_config_buf cfg;
+    struct nim_state s;
+    (void)unused;
+    config(cfg.b, "20,20,20,20,20,20,20,20"); /* no proof within reach */
+    G->start(&s, cfg.b);
+    struct ab *ab = xcalloc(1, sizeof *ab);
+    ab_init(ab, G, &ops, NULL, 1);
+    ab->par.root_pns = 0; /* no root solve: the search's own nodes only */
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        memset(&probe, 0, sizeof probe);
+        probe.at = at[i];
+        probe_search(ab, &s, -1);
+        if (probe.evals > probe.at + 1)
+            fail_msg("stop set at evaluation %ld, the search went on to %ld", probe.at,
+                     probe.evals);
+    }
+    /* 1 ms a node and a movetime of 30 ms: the clock is read every
+     * AB_CLOCK_MASK + 1 nodes, so no more evaluations than that start
+     * after it ran out */
+    memset(&probe, 0, sizeof probe);
+    probe.sleep_us = 1000;
+    probe_search(ab, &s, 30);
+    assert_true(probe.evals > 0);
+    if (probe.late > AB_CLOCK_MASK + 1)
+        fail_msg("%ld evaluations after the movetime was over (of %ld)", probe.late,
+                 probe.evals);
+    ab_free(ab);
+    free(ab);
+}
+
 /* ab_sort_moves against the order it promises, checked pair by pair:
  * scores never rise, equal scores keep reversed list order, and the moves
  * are the same ones with their own scores (a permutation), for lists of
@@ -283,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_search_solves),
         cmocka_unit_test(test_too_many_moves_is_internal_error),
+        cmocka_unit_test(test_stop_is_seen_at_once),
         cmocka_unit_test(test_sort_moves),
         cmocka_unit_test(test_player_defaults),
     };
