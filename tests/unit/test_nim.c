@@ -269,6 +269,7 @@ static void test_stop_is_seen_at_once(void **unused)
         memset(&probe, 0, sizeof probe);
         probe.at = at[i];
         probe_search(ab, &s, -1);
+        assert_true(probe.evals >= probe.at); /* the flag was set: no proof came first */
         if (probe.evals > probe.at + 1)
             fail_msg("stop set at evaluation %ld, the search went on to %ld", probe.at,
                      probe.evals);
