@@ -314,9 +314,11 @@ static void check_time(struct ab *ab)
 {
     if (ab->nl_step && ab->nodes - ab->nl_last >= ab->nl_step && !ab->stopped)
         node_limit_shared(ab);
-    /* the flags are relaxed loads: at every node; the clock less often */
+    /* the flags are relaxed loads: at every node; the clock less often.
+     * The main search ends its depth 1 before `stop` or the clock end it
+     * (nl_hold): the move is then a searched one, a few milliseconds at most */
     if (ab->req &&
-        (search_stopped(ab->req) ||
+        ((!ab->nl_hold && search_stopped(ab->req)) ||
          (ab->end && atomic_load_explicit(ab->end, memory_order_relaxed)) ||
          atomic_load_explicit(&ab->helper_reached, memory_order_relaxed)))
         ab->stopped = 1;
@@ -327,7 +329,7 @@ static void check_time(struct ab *ab)
             atomic_store_explicit(&ab->nodes_seen, ab->nodes, memory_order_relaxed);
         return;
     }
-    if (ab->tm && tm_hard_stop(ab->tm))
+    if (ab->tm && !ab->nl_hold && tm_hard_stop(ab->tm))
         ab->stopped = 1;
     else if ((ab->nodes & AB_NODES_MASK) == 0 && ab->node_limit &&
              total_nodes(ab) >= ab->node_limit)

@@ -202,15 +202,17 @@ static void test_too_many_moves_is_internal_error(void **unused)
 }
 
 /* The search looks at its stop flag at every node and at the clock every
- * AB_CLOCK_MASK + 1 nodes: a node can be slow (a page of a big table
- * faulted in took milliseconds), and with looks every 256 nodes `stop`
- * took 276 ms.  Counted in evaluations, not in time: the evaluation sets
- * the flag at its k-th call (at most one more, the node being entered),
- * and with a movetime and 1 ms evaluations no more than a clock step of
- * them start after the whole movetime is over, however slow the machine. */
+ * AB_CLOCK_MASK + 1 nodes, once its depth 1 is complete (the move is a
+ * searched one): a node can be slow (a page of a big table faulted in took
+ * milliseconds), and with looks every 256 nodes `stop` took 276 ms.
+ * Counted in evaluations, not in time: the evaluation sets the flag at its
+ * k-th call, and the search ends at its next node or when depth 1 is
+ * done; with a movetime and 1 ms evaluations after depth 1 no more than a
+ * clock step of them start after the whole movetime is over, however slow
+ * the machine. */
 static struct {
     atomic_bool stop;
-    long evals, at, late;
+    long evals, at, late, sleep_after;
     int64_t deadline_us;
     unsigned sleep_us;
 } probe;
@@ -223,19 +225,20 @@ static int ev_probe(void *eng, const void *st)
         probe.late++;
     if (++probe.evals == probe.at)
         atomic_store(&probe.stop, true);
-    if (probe.sleep_us)
+    if (probe.sleep_us && probe.evals > probe.sleep_after)
         usleep(probe.sleep_us);
     return 0;
 }
 
-static void probe_search(struct ab *ab, const struct nim_state *s, int64_t movetime)
+static void probe_search(struct ab *ab, const struct nim_state *s, int64_t movetime, int depth)
 {
     struct search_req req;
     gmove ponder;
     memset(&req, 0, sizeof req);
     limits_clear(&req.lim);
     req.lim.movetime = movetime;
-    req.lim.infinite = movetime < 0;
+    req.lim.depth = depth;
+    req.lim.infinite = movetime < 0 && !depth;
     req.game = G;
     req.pos = s;
     req.stop = &probe.stop;
@@ -265,21 +268,26 @@ static void test_stop_is_seen_at_once(void **unused)
     struct ab *ab = xcalloc(1, sizeof *ab);
     ab_init(ab, G, &ops, NULL, 1);
     ab->par.root_pns = 0; /* no root solve: the search's own nodes only */
+    memset(&probe, 0, sizeof probe);
+    probe_search(ab, &s, -1, 1);
+    long d1 = probe.evals; /* depth 1's evaluations */
+    assert_true(d1 > 1);
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         memset(&probe, 0, sizeof probe);
         probe.at = at[i];
-        probe_search(ab, &s, -1);
+        probe_search(ab, &s, -1, 0);
         assert_true(probe.evals >= probe.at); /* the flag was set: no proof came first */
-        if (probe.evals > probe.at + 1)
-            fail_msg("stop set at evaluation %ld, the search went on to %ld", probe.at,
-                     probe.evals);
+        if (probe.evals > (probe.at > d1 ? probe.at : d1) + 1)
+            fail_msg("stop set at evaluation %ld, the search went on to %ld (depth 1: %ld)",
+                     probe.at, probe.evals, d1);
     }
     /* 1 ms a node and a movetime of 30 ms: the clock is read every
      * AB_CLOCK_MASK + 1 nodes, so no more evaluations than that start
      * after it ran out */
     memset(&probe, 0, sizeof probe);
     probe.sleep_us = 1000;
-    probe_search(ab, &s, 30);
+    probe.sleep_after = d1;
+    probe_search(ab, &s, 30, 0);
     assert_true(probe.evals > 0);
     if (probe.late > AB_CLOCK_MASK + 1)
         fail_msg("%ld evaluations after the movetime was over (of %ld)", probe.late,
