@@ -221,7 +221,8 @@ static int ev_probe(void *eng, const void *st)
 {
     (void)eng;
     (void)st;
-    if (probe.deadline_us && now_us() > probe.deadline_us)
+    /* depth 1 is searched whatever the clock: only later ones count */
+    if (probe.deadline_us && probe.evals >= probe.sleep_after && now_us() > probe.deadline_us)
         probe.late++;
     if (++probe.evals == probe.at)
         atomic_store(&probe.stop, true);
